@@ -1,0 +1,5 @@
+import sys
+
+from tavla.cli import main
+
+sys.exit(main())

@@ -1,0 +1,100 @@
+"""The ``tavla`` command line.
+
+Each sub-command lives in a small function here; ``tavla --help`` lists them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable, Sequence
+
+import tavla
+
+# Sub-commands register here: name -> (help text, add_arguments, run).
+COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {}
+
+
+def command(name: str, help_text: str, add_arguments: Callable[[argparse.ArgumentParser], None]):
+    def register(run: Callable[[argparse.Namespace], int]):
+        COMMANDS[name] = (help_text, add_arguments, run)
+        return run
+
+    return register
+
+
+def parse_counts(text: str, who: str) -> list[int]:
+    """25 comma- or space-separated counts: points 1..24, then the bar."""
+    parts = text.replace(",", " ").split()
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise ValueError(f"{who} must be 25 whole numbers separated by commas or spaces: {text!r}") from None
+
+
+def position_from_args(args: argparse.Namespace) -> tavla.Position:
+    rules = dict(getattr(args, "rule", None) or [])
+    if args.mine is None and args.theirs is None:
+        return tavla.Position.start(args.variant, **rules)
+    if args.mine is None or args.theirs is None:
+        raise ValueError("give both --mine and --theirs, or neither for the start position")
+    return tavla.Position.from_arrays(
+        args.variant, parse_counts(args.mine, "--mine"), parse_counts(args.theirs, "--theirs"), **rules
+    )
+
+
+def rule_option(text: str) -> tuple[str, object]:
+    """NAME=VALUE, with true/false and whole numbers recognised."""
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"a rule option is NAME=VALUE, not {text!r}")
+    name, value = text.split("=", 1)
+    low = value.lower()
+    if low in ("true", "false"):
+        return name, low == "true"
+    if value.isdigit():
+        return name, int(value)
+    return name, value
+
+
+def add_position_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", default="backgammon", choices=tavla.VARIANTS)
+    p.add_argument("--mine", help="the player on roll: 25 counts (points 1..24, bar), its own numbering")
+    p.add_argument("--theirs", help="the opponent: 25 counts in its own numbering")
+    p.add_argument("--rule", action="append", type=rule_option, metavar="NAME=VALUE", help="a rule option")
+
+
+def add_moves_arguments(p: argparse.ArgumentParser) -> None:
+    add_position_arguments(p)
+    p.add_argument("--dice", nargs=2, type=int, required=True, metavar=("D1", "D2"))
+
+
+@command("moves", "list the legal plays of a position and roll", add_moves_arguments)
+def run_moves(args: argparse.Namespace) -> int:
+    pos = position_from_args(args)
+    moves = pos.legal_moves(*args.dice)
+    print(pos)
+    print(f"{len(moves)} legal play(s) of {args.dice[0]}-{args.dice[1]}:")
+    for k, m in enumerate(moves, 1):
+        print(f"{k:3d}. {m}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tavla", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"tavla {tavla.__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (help_text, add_arguments, _) in COMMANDS.items():
+        add_arguments(sub.add_parser(name, help=help_text, description=help_text))
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return COMMANDS[args.command][2](args)
+    except ValueError as e:
+        print(f"tavla: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

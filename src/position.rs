@@ -1,0 +1,415 @@
+//! A position, always seen from the player on roll.
+//!
+//! Both players' checkers are stored on the mover's numbering of the board, so
+//! that one bit index means one physical point for both sides:
+//!
+//! ```text
+//!   bit:     23 22 21 ... 12 11 ...  6  5  4  3  2  1  0
+//!   point:   24 23 22 ... 13 12 ...  7  6  5  4  3  2  1   (the mover's numbering)
+//!                                     \_____ home ______/
+//! ```
+//!
+//! `occupied[s]` has a bit for every point where side `s` has a checker and
+//! `stacked[s]` for every point where it has two or more (in backgammon a
+//! point is closed to the mover exactly where `stacked[THEM]` is set; in the
+//! nardy games wherever `occupied[THEM]` is set). The counts stay beside the
+//! masks, which are kept in step by [`Position::add`] and [`Position::remove`].
+//!
+//! The opponent numbers the same points from its own side: in backgammon my
+//! point `p` is its point `25 - p`; in the nardy games (both players run the
+//! same way round) my point `p` is its point `p + 12` or `p - 12`.
+
+use crate::error::{Error, Result};
+use crate::variant::{Rules, Variant};
+
+pub const POINTS: usize = 24;
+pub const CHECKERS: u8 = 15;
+/// Index of the mover in the side arrays.
+pub const ME: usize = 0;
+/// Index of the opponent in the side arrays.
+pub const THEM: usize = 1;
+/// Points 1..6, the mover's home.
+pub const HOME_MASK: u32 = 0x3F;
+pub const BOARD_MASK: u32 = 0xFF_FFFF;
+/// The head in the nardy games: the mover's point 24.
+pub const HEAD: usize = 23;
+/// Point numbers used for steps: 25 is the bar, 0 is off.
+pub const BAR_POINT: u8 = 25;
+pub const OFF_POINT: u8 = 0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// `counts[side][i]`: checkers of `side` on the mover's point `i + 1`.
+    counts: [[u8; POINTS]; 2],
+    bar: [u8; 2],
+    off: [u8; 2],
+    occupied: [u32; 2],
+    stacked: [u32; 2],
+    rules: Rules,
+}
+
+/// Where the opponent numbers the mover's point index `i` (0-based both ways).
+/// The map is its own inverse, which is what makes [`Position::flip`] simple.
+#[inline]
+pub fn opponent_index(variant: Variant, i: usize) -> usize {
+    match variant {
+        Variant::Backgammon => 23 - i,
+        Variant::Nardy | Variant::GulBara => (i + 12) % 24,
+    }
+}
+
+/// The same map as [`opponent_index`] applied to a whole point mask.
+#[inline]
+pub fn opponent_mask(variant: Variant, mask: u32) -> u32 {
+    match variant {
+        Variant::Backgammon => mask.reverse_bits() >> 8,
+        Variant::Nardy | Variant::GulBara => ((mask << 12) | (mask >> 12)) & BOARD_MASK,
+    }
+}
+
+impl Position {
+    /// An empty board with every checker borne off, for building positions.
+    fn empty(rules: Rules) -> Position {
+        Position {
+            counts: [[0; POINTS]; 2],
+            bar: [0; 2],
+            off: [CHECKERS; 2],
+            occupied: [0; 2],
+            stacked: [0; 2],
+            rules,
+        }
+    }
+
+    /// The starting position of the variant, mover's view (both sides alike).
+    pub fn start(rules: Rules) -> Position {
+        let layout: &[(usize, u8)] = match rules.variant {
+            Variant::Backgammon => &[(24, 2), (13, 5), (8, 3), (6, 5)],
+            Variant::Nardy | Variant::GulBara => &[(24, 15)],
+        };
+        let mut arr = [0i64; 25];
+        for &(point, n) in layout {
+            arr[point - 1] = n as i64;
+        }
+        Position::from_arrays(rules, &arr, &arr).expect("the start position is valid")
+    }
+
+    /// Builds a position from two 25-entry arrays, each in its owner's numbering
+    /// (index i is point i+1, index 24 the bar); borne-off is 15 minus the sum.
+    pub fn from_arrays(rules: Rules, mine: &[i64], theirs: &[i64]) -> Result<Position> {
+        let mut pos = Position::empty(rules);
+        for (side, arr, who) in [(ME, mine, "mine"), (THEM, theirs, "theirs")] {
+            if arr.len() != 25 {
+                return Err(Error::new(format!(
+                    "{who} must have 25 entries (points 1..24 and the bar), not {}",
+                    arr.len()
+                )));
+            }
+            let mut total: i64 = 0;
+            for (i, &n) in arr.iter().enumerate() {
+                if n < 0 {
+                    return Err(Error::new(format!(
+                        "{who}[{i}] is {n}: checker counts cannot be negative"
+                    )));
+                }
+                if n > CHECKERS as i64 {
+                    return Err(Error::new(format!(
+                        "{who}[{i}] is {n}: a player has only 15 checkers"
+                    )));
+                }
+                total += n;
+            }
+            if total > CHECKERS as i64 {
+                return Err(Error::new(format!(
+                    "{who} holds {total} checkers: a player has only 15"
+                )));
+            }
+            if arr[24] != 0 && rules.variant != Variant::Backgammon {
+                return Err(Error::new(format!(
+                    "{who}[24] is {}: {} has no bar, so index 24 must be 0",
+                    arr[24],
+                    rules.variant.name()
+                )));
+            }
+            pos.bar[side] = arr[24] as u8;
+            for (own, &n) in arr[..24].iter().enumerate() {
+                // The opponent's array is in its own numbering: move it onto mine.
+                let i = if side == ME { own } else { opponent_index(rules.variant, own) };
+                for _ in 0..n {
+                    pos.add(side, i);
+                }
+            }
+        }
+        let shared = pos.occupied[ME] & pos.occupied[THEM];
+        if shared != 0 {
+            let p = shared.trailing_zeros() + 1;
+            return Err(Error::new(format!(
+                "both players have checkers on the mover's point {p}: a point holds one player's checkers only"
+            )));
+        }
+        Ok(pos)
+    }
+
+    /// The two 25-entry arrays of [`Position::from_arrays`]: (mover's, opponent's),
+    /// each in its owner's numbering.
+    pub fn to_arrays(&self) -> ([u8; 25], [u8; 25]) {
+        let mut mine = [0u8; 25];
+        let mut theirs = [0u8; 25];
+        for i in 0..POINTS {
+            mine[i] = self.counts[ME][i];
+            theirs[opponent_index(self.rules.variant, i)] = self.counts[THEM][i];
+        }
+        mine[24] = self.bar[ME];
+        theirs[24] = self.bar[THEM];
+        (mine, theirs)
+    }
+
+    /// The same position seen by the other player (who is then on roll).
+    pub fn flip(&self) -> Position {
+        let v = self.rules.variant;
+        let mut out = Position::empty(self.rules);
+        for i in 0..POINTS {
+            let j = opponent_index(v, i);
+            out.counts[ME][j] = self.counts[THEM][i];
+            out.counts[THEM][j] = self.counts[ME][i];
+        }
+        out.bar = [self.bar[THEM], self.bar[ME]];
+        out.off = [self.off[THEM], self.off[ME]];
+        out.occupied = [opponent_mask(v, self.occupied[THEM]), opponent_mask(v, self.occupied[ME])];
+        out.stacked = [opponent_mask(v, self.stacked[THEM]), opponent_mask(v, self.stacked[ME])];
+        out
+    }
+
+    #[inline]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    #[inline]
+    pub fn variant(&self) -> Variant {
+        self.rules.variant
+    }
+    /// Checkers of `side` on the mover's point index `i` (0..24).
+    #[inline]
+    pub fn count(&self, side: usize, i: usize) -> u8 {
+        self.counts[side][i]
+    }
+    #[inline]
+    pub fn counts(&self, side: usize) -> &[u8; POINTS] {
+        &self.counts[side]
+    }
+    #[inline]
+    pub fn bar(&self, side: usize) -> u8 {
+        self.bar[side]
+    }
+    #[inline]
+    pub fn off(&self, side: usize) -> u8 {
+        self.off[side]
+    }
+    #[inline]
+    pub fn occupied(&self, side: usize) -> u32 {
+        self.occupied[side]
+    }
+    #[inline]
+    pub fn stacked(&self, side: usize) -> u32 {
+        self.stacked[side]
+    }
+
+    /// Points the mover may not land on.
+    #[inline]
+    pub fn blocked(&self) -> u32 {
+        if self.rules.variant.has_contact_hits() {
+            self.stacked[THEM]
+        } else {
+            self.occupied[THEM]
+        }
+    }
+
+    /// Each side's pip count in its own numbering (bar counts 25 in backgammon).
+    pub fn pips(&self) -> [u32; 2] {
+        let v = self.rules.variant;
+        let mut pips = [0u32; 2];
+        for i in 0..POINTS {
+            pips[ME] += (i as u32 + 1) * self.counts[ME][i] as u32;
+            pips[THEM] += (opponent_index(v, i) as u32 + 1) * self.counts[THEM][i] as u32;
+        }
+        pips[ME] += 25 * self.bar[ME] as u32;
+        pips[THEM] += 25 * self.bar[THEM] as u32;
+        pips
+    }
+
+    /// Whether `side` has all its checkers home or off, so it may bear off.
+    #[inline]
+    pub fn all_home(&self, side: usize) -> bool {
+        let home = if side == ME { HOME_MASK } else { opponent_mask(self.rules.variant, HOME_MASK) };
+        self.bar[side] == 0 && self.occupied[side] & !home == 0
+    }
+
+    /// True once either side has borne off all 15 checkers.
+    pub fn is_game_over(&self) -> bool {
+        self.off[ME] == CHECKERS || self.off[THEM] == CHECKERS
+    }
+
+    /// True when no checker can ever meet an opposing one again (a pure race).
+    pub fn is_race(&self) -> bool {
+        match self.rules.variant {
+            Variant::Backgammon => {
+                if self.bar[ME] + self.bar[THEM] > 0 {
+                    return false;
+                }
+                // The mover runs down towards bit 0; the opponent up towards bit 23.
+                let my_back = 32 - self.occupied[ME].leading_zeros();
+                let their_back = self.occupied[THEM].trailing_zeros();
+                self.occupied[ME] == 0 || self.occupied[THEM] == 0 || my_back <= their_back
+            }
+            // Without hitting, the sides interact only by blocking. In my numbering my
+            // checkers run 24..1 and the opponent's run 12..1 and then 24..13, so once
+            // all of mine are in my half (1..12) and all of theirs in their half (my
+            // 13..24) neither can ever stand in the other's way again.
+            Variant::Nardy | Variant::GulBara => {
+                self.occupied[ME] & 0xFFF000 == 0 && self.occupied[THEM] & 0x000FFF == 0
+            }
+        }
+    }
+
+    /// Puts one checker of `side` on point index `i`.
+    #[inline]
+    pub(crate) fn add(&mut self, side: usize, i: usize) {
+        let n = self.counts[side][i] + 1;
+        self.counts[side][i] = n;
+        self.occupied[side] |= 1 << i;
+        if n >= 2 {
+            self.stacked[side] |= 1 << i;
+        }
+        self.off[side] -= 1;
+    }
+
+    /// Takes one checker of `side` off point index `i` (the caller knows one is there).
+    #[inline]
+    pub(crate) fn remove(&mut self, side: usize, i: usize) {
+        let n = self.counts[side][i] - 1;
+        self.counts[side][i] = n;
+        if n == 0 {
+            self.occupied[side] &= !(1 << i);
+        }
+        if n < 2 {
+            self.stacked[side] &= !(1 << i);
+        }
+        self.off[side] += 1;
+    }
+
+    /// Moves a mover's checker from the bar to the board (counted as neither off nor on).
+    #[inline]
+    pub(crate) fn enter_from_bar(&mut self, i: usize) {
+        self.bar[ME] -= 1;
+        self.off[ME] += 1; // `add` takes it back from `off`
+        self.add(ME, i);
+    }
+
+    /// Sends the opponent's lone checker on `i` to its bar.
+    #[inline]
+    pub(crate) fn hit(&mut self, i: usize) {
+        self.remove(THEM, i);
+        self.off[THEM] -= 1;
+        self.bar[THEM] += 1;
+    }
+
+    /// A compact exact key of everything a move can change, for de-duplicating
+    /// the results of one position and roll: the mover's 24 points and bar in
+    /// 4 bits each, and the opponent's occupancy (which changes only by hits).
+    #[inline]
+    pub(crate) fn result_key(&self) -> (u128, u32) {
+        let mut key: u128 = self.bar[ME] as u128;
+        for &n in self.counts[ME].iter() {
+            key = (key << 4) | n as u128;
+        }
+        (key, self.occupied[THEM])
+    }
+
+    /// A short human-readable board (used by `Debug` output and the CLI).
+    pub fn describe(&self) -> String {
+        let (mine, theirs) = self.to_arrays();
+        let fmt = |arr: &[u8; 25]| {
+            let mut parts = vec![];
+            for (i, &n) in arr[..24].iter().enumerate().rev() {
+                if n > 0 {
+                    parts.push(format!("{}:{}", i + 1, n));
+                }
+            }
+            if arr[24] > 0 {
+                parts.insert(0, format!("bar:{}", arr[24]));
+            }
+            parts.join(" ")
+        };
+        format!(
+            "{} | on roll: {} (off {}) | opponent: {} (off {})",
+            self.rules.variant.name(),
+            fmt(&mine),
+            self.off[ME],
+            fmt(&theirs),
+            self.off[THEM]
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_positions_round_trip() {
+        for rules in [Rules::backgammon(), Rules::nardy(), Rules::gulbara()] {
+            let p = Position::start(rules);
+            let (m, t) = p.to_arrays();
+            assert_eq!(m, t);
+            assert_eq!(p.flip(), p, "{rules:?}");
+            assert_eq!(p.off(ME), 0);
+        }
+        let p = Position::start(Rules::backgammon());
+        assert_eq!(p.pips(), [167, 167]);
+        // Opponent's 24-point is my 1-point.
+        assert_eq!(p.count(THEM, 0), 2);
+        let n = Position::start(Rules::nardy());
+        // Opponent's head is my point 12.
+        assert_eq!(n.count(THEM, 11), 15);
+    }
+
+    #[test]
+    fn flip_is_an_involution_and_keeps_masks() {
+        let mut mine = [0i64; 25];
+        let mut theirs = [0i64; 25];
+        mine[5] = 3;
+        mine[24] = 1;
+        mine[10] = 1;
+        theirs[0] = 2;
+        theirs[20] = 4;
+        let p = Position::from_arrays(Rules::backgammon(), &mine, &theirs).unwrap();
+        let f = p.flip();
+        assert_eq!(f.flip(), p);
+        let (m2, t2) = f.to_arrays();
+        assert_eq!(m2.map(|x| x as i64), theirs);
+        assert_eq!(t2.map(|x| x as i64), mine);
+        let rebuilt = Position::from_arrays(Rules::backgammon(), &theirs, &mine).unwrap();
+        assert_eq!(rebuilt, f);
+    }
+
+    #[test]
+    fn bad_arrays_are_named() {
+        let z = [0i64; 25];
+        let e = Position::from_arrays(Rules::backgammon(), &z[..24], &z).unwrap_err();
+        assert!(e.to_string().contains("25 entries"));
+        let mut m = [0i64; 25];
+        m[3] = -1;
+        assert!(Position::from_arrays(Rules::backgammon(), &m, &z).unwrap_err().to_string().contains("negative"));
+        let mut m = [0i64; 25];
+        m[3] = 10;
+        m[4] = 6;
+        assert!(Position::from_arrays(Rules::backgammon(), &m, &z).unwrap_err().to_string().contains("16"));
+        let mut m = [0i64; 25];
+        m[24] = 1;
+        assert!(Position::from_arrays(Rules::nardy(), &m, &z).unwrap_err().to_string().contains("no bar"));
+        let mut m = [0i64; 25];
+        let mut t = [0i64; 25];
+        m[0] = 1;
+        t[23] = 1; // their 24 = my 1 in backgammon
+        assert!(Position::from_arrays(Rules::backgammon(), &m, &t).unwrap_err().to_string().contains("point 1"));
+    }
+}

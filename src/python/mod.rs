@@ -1,0 +1,335 @@
+//! The PyO3 edge: the `tavla._core` extension module.
+//!
+//! Everything here converts between Python objects and the pure-Rust core and
+//! nothing else; the rules live in the core. Every user error becomes a
+//! `ValueError` naming the problem, and no Rust panic can cross into Python
+//! (PyO3 turns one into `PanicException`, and the core has none reachable
+//! from valid or invalid input; the Python tests throw bad input at it).
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyByteArray, PyDict, PyInt, PyString};
+
+use crate::batch;
+use crate::error::Error;
+use crate::movegen::{self, Move};
+use crate::notation::format_play;
+use crate::position::{Position, ME, THEM};
+use crate::variant::{OptionValue, Rules, Variant};
+
+fn value_error(e: Error) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// Rules of `variant` with the keyword options applied.
+pub(crate) fn rules_from_kwargs(variant: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
+    let mut rules = Rules::new(Variant::parse(variant).map_err(value_error)?);
+    if let Some(kwargs) = kwargs {
+        for (key, value) in kwargs.iter() {
+            let name: String = key.extract()?;
+            let value = option_value(&name, &value)?;
+            rules.set(&name, &value).map_err(value_error)?;
+        }
+    }
+    Ok(rules)
+}
+
+fn option_value(name: &str, value: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
+    // bool before int: Python's True is also an int.
+    if value.is_instance_of::<PyBool>() {
+        Ok(OptionValue::Bool(value.extract()?))
+    } else if value.is_instance_of::<PyInt>() {
+        Ok(OptionValue::Int(value.extract()?))
+    } else if value.is_instance_of::<PyString>() {
+        Ok(OptionValue::Str(value.extract()?))
+    } else {
+        Err(PyValueError::new_err(format!(
+            "rule option {name} must be a bool, an int or a string, not {}",
+            value.get_type().name()?
+        )))
+    }
+}
+
+fn rules_dict<'py>(py: Python<'py>, rules: &Rules) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for (name, value) in rules.options() {
+        match value {
+            OptionValue::Bool(b) => dict.set_item(name, b)?,
+            OptionValue::Int(i) => dict.set_item(name, i)?,
+            OptionValue::Str(s) => dict.set_item(name, s)?,
+        }
+    }
+    Ok(dict)
+}
+
+/// A sequence of 25 whole numbers, with errors that say which entry is wrong.
+fn extract_counts(obj: &Bound<'_, PyAny>, who: &str) -> PyResult<Vec<i64>> {
+    if obj.is_instance_of::<PyString>() {
+        return Err(PyValueError::new_err(format!("{who} must be a sequence of 25 whole numbers, not a string")));
+    }
+    let iter = obj
+        .try_iter()
+        .map_err(|_| PyValueError::new_err(format!("{who} must be a sequence of 25 whole numbers")))?;
+    let mut out = Vec::with_capacity(25);
+    for (i, item) in iter.enumerate() {
+        let item = item?;
+        let n: i64 = item.extract().map_err(|_| {
+            PyValueError::new_err(format!("{who}[{i}] must be a whole number, not {}", item.repr().map(|r| r.to_string()).unwrap_or_default()))
+        })?;
+        out.push(n);
+        if out.len() > 25 {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// A position, seen from the player on roll.
+#[pyclass(name = "Position", module = "tavla", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PyPosition {
+    pub(crate) inner: Position,
+}
+
+#[pymethods]
+impl PyPosition {
+    /// The starting position of a variant.
+    #[staticmethod]
+    #[pyo3(signature = (variant = "backgammon", **rules))]
+    fn start(variant: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        Ok(PyPosition { inner: Position::start(rules_from_kwargs(variant, rules)?) })
+    }
+
+    /// A position from two lists of 25 counts in each owner's numbering.
+    #[staticmethod]
+    #[pyo3(signature = (variant, mine, theirs, **rules))]
+    fn from_arrays(
+        variant: &str,
+        mine: &Bound<'_, PyAny>,
+        theirs: &Bound<'_, PyAny>,
+        rules: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let rules = rules_from_kwargs(variant, rules)?;
+        let mine = extract_counts(mine, "mine")?;
+        let theirs = extract_counts(theirs, "theirs")?;
+        Position::from_arrays(rules, &mine, &theirs).map(|inner| PyPosition { inner }).map_err(value_error)
+    }
+
+    /// (mine, theirs): two lists of 25, each in its owner's numbering.
+    fn to_arrays(&self) -> (Vec<i64>, Vec<i64>) {
+        arrays_i64(&self.inner)
+    }
+
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.inner.variant().name()
+    }
+
+    /// The rule options of this position's variant, by name.
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        rules_dict(py, self.inner.rules())
+    }
+
+    /// Borne-off checkers: (mine, theirs).
+    #[getter]
+    fn off(&self) -> (u32, u32) {
+        (self.inner.off(ME) as u32, self.inner.off(THEM) as u32)
+    }
+
+    /// Checkers on the bar: (mine, theirs).
+    #[getter]
+    fn bar(&self) -> (u32, u32) {
+        (self.inner.bar(ME) as u32, self.inner.bar(THEM) as u32)
+    }
+
+    /// Pip counts: (mine, theirs).
+    fn pip_count(&self) -> (u32, u32) {
+        let p = self.inner.pips();
+        (p[ME], p[THEM])
+    }
+
+    fn is_race(&self) -> bool {
+        self.inner.is_race()
+    }
+
+    fn is_game_over(&self) -> bool {
+        self.inner.is_game_over()
+    }
+
+    /// The same position from the other player's side.
+    fn flip(&self) -> Self {
+        PyPosition { inner: self.inner.flip() }
+    }
+
+    /// Every distinct legal play of the roll d1-d2.
+    fn legal_moves(&self, py: Python<'_>, d1: i64, d2: i64) -> PyResult<Vec<PyMove>> {
+        let pos = self.inner;
+        let moves = py.allow_threads(|| movegen::legal_moves(&pos, d1, d2)).map_err(value_error)?;
+        Ok(moves.into_iter().map(PyMove::from).collect())
+    }
+
+    /// One gul bara cascade step: up to `count` moves of `die`.
+    #[pyo3(signature = (die, count = 4, head_used = 0))]
+    fn legal_cascade_step(&self, die: i64, count: i64, head_used: i64) -> PyResult<Vec<PyMove>> {
+        let moves = movegen::cascade_step(&self.inner, die, count, head_used).map_err(value_error)?;
+        Ok(moves.into_iter().map(PyMove::from).collect())
+    }
+
+    /// Every resulting position of the roll as a numpy int8 array of shape
+    /// (n, 2, 25): row 0 the mover's 25 counts, row 1 the opponent's, each in
+    /// its owner's numbering (the layout of `to_arrays`).
+    fn legal_positions<'py>(&self, py: Python<'py>, d1: i64, d2: i64) -> PyResult<Bound<'py, PyAny>> {
+        let (d1, d2) = (movegen::check_die(d1).map_err(value_error)?, movegen::check_die(d2).map_err(value_error)?);
+        let mut flat = Vec::with_capacity(32 * batch::ROW);
+        let n = batch::results_flat(&self.inner, d1, d2, &mut flat);
+        int8_array(py, &flat, n)
+    }
+
+    fn __repr__(&self) -> String {
+        let (m, t) = self.inner.to_arrays();
+        let rules: Vec<String> = self
+            .inner
+            .rules()
+            .options()
+            .into_iter()
+            .filter(|(name, value)| Rules::new(self.inner.variant()).options().iter().all(|(n, v)| n != name || v != value))
+            .map(|(name, value)| match value {
+                OptionValue::Bool(b) => format!(", {name}={}", if b { "True" } else { "False" }),
+                OptionValue::Int(i) => format!(", {name}={i}"),
+                OptionValue::Str(s) => format!(", {name}={s:?}"),
+            })
+            .collect();
+        format!("Position.from_arrays({:?}, {:?}, {:?}{})", self.inner.variant().name(), m.to_vec(), t.to_vec(), rules.concat())
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.describe()
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, Vec<i64>, Vec<i64>, Bound<'py, PyDict>))> {
+        let restore = py.import("tavla._core")?.getattr("_position_from_state")?;
+        let (m, t) = arrays_i64(&self.inner);
+        Ok((restore, (self.inner.variant().name().to_string(), m, t, rules_dict(py, self.inner.rules())?)))
+    }
+}
+
+/// A writable numpy int8 array of shape (n, 2, 25) over a copy of `flat`.
+fn int8_array<'py>(py: Python<'py>, flat: &[i8], n: usize) -> PyResult<Bound<'py, PyAny>> {
+    let numpy = py.import("numpy")?;
+    let buffer = PyByteArray::new(py, bytemuck_i8(flat));
+    numpy.call_method1("frombuffer", (buffer, "int8"))?.call_method1("reshape", ((n, 2, 25),))
+}
+
+/// `to_arrays` as Python ints (a `Vec<u8>` would become `bytes`).
+fn arrays_i64(pos: &Position) -> (Vec<i64>, Vec<i64>) {
+    let (m, t) = pos.to_arrays();
+    (m.iter().map(|&n| n as i64).collect(), t.iter().map(|&n| n as i64).collect())
+}
+
+fn bytemuck_i8(v: &[i8]) -> &[u8] {
+    // i8 and u8 have the same size and alignment; this is a plain reinterpretation.
+    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, v.len()) }
+}
+
+#[pyfunction]
+fn _position_from_state(variant: &str, mine: Vec<i64>, theirs: Vec<i64>, rules: &Bound<'_, PyDict>) -> PyResult<PyPosition> {
+    let rules = rules_from_kwargs(variant, Some(rules))?;
+    Position::from_arrays(rules, &mine, &theirs).map(|inner| PyPosition { inner }).map_err(value_error)
+}
+
+/// One legal play (or one cascade step) and where it leads.
+#[pyclass(name = "Move", module = "tavla", frozen, eq)]
+#[derive(Clone, PartialEq)]
+pub struct PyMove {
+    pub(crate) inner: Move,
+}
+
+impl From<Move> for PyMove {
+    fn from(inner: Move) -> Self {
+        PyMove { inner }
+    }
+}
+
+#[pymethods]
+impl PyMove {
+    /// The position after the play, still seen from the mover.
+    #[getter]
+    fn position(&self) -> PyPosition {
+        PyPosition { inner: self.inner.position }
+    }
+
+    /// (from, to) per checker step, in play order; 25 is the bar, 0 is off.
+    #[getter]
+    fn steps(&self) -> Vec<(u8, u8)> {
+        self.inner.play.steps().iter().map(|s| (s.from, s.to)).collect()
+    }
+
+    /// Whether each step hit a blot.
+    #[getter]
+    fn hits(&self) -> Vec<bool> {
+        self.inner.play.steps().iter().map(|s| s.hit).collect()
+    }
+
+    /// Checker steps played (dice used, or moves of a cascade number).
+    #[getter]
+    fn moves_played(&self) -> usize {
+        self.inner.moves_played()
+    }
+
+    /// Head checkers used in this turn (for a cascade step: in the cascade so far).
+    #[getter]
+    fn head_used(&self) -> u8 {
+        self.inner.head_used
+    }
+
+    #[getter]
+    fn notation(&self) -> String {
+        format_play(&self.inner.play)
+    }
+
+    fn is_pass(&self) -> bool {
+        self.inner.play.is_empty()
+    }
+
+    fn __str__(&self) -> String {
+        format_play(&self.inner.play)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Move {}>", format_play(&self.inner.play))
+    }
+}
+
+/// The results of many positions at once: an int8 array (N, 2, 25) of all
+/// results one position after another, and offsets (n + 1 of them).
+#[pyfunction]
+#[pyo3(signature = (variant, boards, dice, threads = 0, **rules))]
+fn _legal_positions_many<'py>(
+    py: Python<'py>,
+    variant: &str,
+    boards: &[u8],
+    dice: Vec<i64>,
+    threads: usize,
+    rules: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(Bound<'py, PyAny>, Vec<usize>)> {
+    let rules = rules_from_kwargs(variant, rules)?;
+    let boards: Vec<i8> = boards.iter().map(|&b| b as i8).collect();
+    let threads = if threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { threads };
+    let (flat, offsets) = py
+        .allow_threads(|| batch::results_many(rules, &boards, &dice, threads))
+        .map_err(value_error)?;
+    let n = *offsets.last().unwrap_or(&0);
+    Ok((int8_array(py, &flat, n)?, offsets))
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyPosition>()?;
+    m.add_class::<PyMove>()?;
+    m.add_function(wrap_pyfunction!(_legal_positions_many, m)?)?;
+    m.add_function(wrap_pyfunction!(_position_from_state, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

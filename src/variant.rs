@@ -1,0 +1,316 @@
+//! The three games and their rule options, as `shared/RULES.md` names them.
+//!
+//! A [`Rules`] value travels inside every position: move generation, results
+//! and formats all read their behaviour from it, so two positions with the same
+//! checkers but different options are different positions.
+
+use crate::error::{Error, Result};
+
+/// The game being played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Variant {
+    /// Short (standard) backgammon: hitting, a bar, opposite directions.
+    Backgammon,
+    /// Long nardy: no hitting, both players move the same way, head and six-fence rules.
+    Nardy,
+    /// Gul bara: the long-nardy board with cascading doubles.
+    GulBara,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 3] = [Variant::Backgammon, Variant::Nardy, Variant::GulBara];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Backgammon => "backgammon",
+            Variant::Nardy => "nardy",
+            Variant::GulBara => "gulbara",
+        }
+    }
+
+    pub fn parse(name: &str) -> Result<Variant> {
+        match name.to_ascii_lowercase().replace(['-', '_', ' '], "").as_str() {
+            "backgammon" | "bg" | "short" | "shortbackgammon" => Ok(Variant::Backgammon),
+            "nardy" | "longnardy" | "nard" | "narde" | "long" => Ok(Variant::Nardy),
+            "gulbara" | "gul" | "crazy" | "crazynarde" | "rosespring" => Ok(Variant::GulBara),
+            _ => Err(Error::new(format!(
+                "unknown variant {name:?}: expected \"backgammon\", \"nardy\" or \"gulbara\""
+            ))),
+        }
+    }
+
+    /// Backgammon is the only game with hitting and a bar; the two nardy games
+    /// share a board where both players run the same way round.
+    pub fn has_contact_hits(self) -> bool {
+        self == Variant::Backgammon
+    }
+}
+
+/// Long nardy's first-turn head exception (RULES.md section 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HeadException {
+    /// Two head checkers may leave on the first turn with 6-6, 4-4 or 3-3.
+    Listed,
+    /// A second head checker may leave on the first turn exactly when one alone
+    /// cannot play the roll in full.
+    Blocked,
+}
+
+/// Which six-point fences (primes) a player may hold at the end of a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FenceRule {
+    /// Allowed only with an opponent checker ahead of the fence (or borne off).
+    Ahead,
+    /// Allowed only once an opponent checker has entered its home (or borne off).
+    Home,
+    /// Any fence is allowed.
+    None,
+}
+
+/// Who starts the next game of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NextGameStarter {
+    Winner,
+    Alternate,
+}
+
+/// A variant together with every rule option RULES.md names for it.
+///
+/// Options that do not belong to a variant keep their neutral value there
+/// (for example backgammon never has a head rule); [`Rules::set`] refuses to
+/// set them, so a typo or a misplaced option is an error, not a silent no-op.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    pub variant: Variant,
+    /// At most one checker leaves the head per turn (always on in nardy, an option in gul bara).
+    pub head_rule: bool,
+    pub first_turn_head_exception: HeadException,
+    pub fence_rule: FenceRule,
+    /// Gul bara: bear off only with the exact number.
+    pub exact_bearoff: bool,
+    /// Nardy and gul bara: a triple result when the loser is caught far back.
+    pub koks: bool,
+    /// Nardy and gul bara: the non-starter gets a last roll to draw.
+    pub last_roll_draw: bool,
+    /// Gul bara: doubles cascade only after this many rolls of the game.
+    pub cascade_after_rolls: u8,
+    pub next_game_starter: NextGameStarter,
+}
+
+/// The names accepted by [`Rules::set`], per variant, for error messages.
+const COMMON_OPTIONS: &[&str] = &["next_game_starter"];
+const NARDY_OPTIONS: &[&str] = &["first_turn_head_exception", "fence_rule", "koks", "last_roll_draw"];
+const GULBARA_OPTIONS: &[&str] = &[
+    "head_rule",
+    "first_turn_head_exception",
+    "fence_rule",
+    "exact_bearoff",
+    "koks",
+    "last_roll_draw",
+    "cascade_after_rolls",
+];
+
+/// A rule option's value as it arrives from Python, JSON or the command line.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OptionValue {
+    Bool(bool),
+    Int(i64),
+    Str(String),
+}
+
+impl OptionValue {
+    fn as_bool(&self, name: &str) -> Result<bool> {
+        match self {
+            OptionValue::Bool(b) => Ok(*b),
+            OptionValue::Int(0) => Ok(false),
+            OptionValue::Int(1) => Ok(true),
+            OptionValue::Str(s) if s == "true" || s == "on" => Ok(true),
+            OptionValue::Str(s) if s == "false" || s == "off" => Ok(false),
+            other => Err(Error::new(format!("rule option {name} takes true or false, not {other:?}"))),
+        }
+    }
+
+    fn as_str(&self, name: &str) -> Result<&str> {
+        match self {
+            OptionValue::Str(s) => Ok(s),
+            other => Err(Error::new(format!("rule option {name} takes a name, not {other:?}"))),
+        }
+    }
+}
+
+impl Rules {
+    /// The defaults of RULES.md for a variant.
+    pub fn new(variant: Variant) -> Rules {
+        Rules {
+            variant,
+            head_rule: variant == Variant::Nardy,
+            first_turn_head_exception: HeadException::Listed,
+            fence_rule: if variant == Variant::Nardy { FenceRule::Ahead } else { FenceRule::None },
+            exact_bearoff: false,
+            koks: false,
+            last_roll_draw: false,
+            cascade_after_rolls: if variant == Variant::GulBara { 3 } else { 0 },
+            next_game_starter: NextGameStarter::Winner,
+        }
+    }
+
+    pub fn backgammon() -> Rules {
+        Rules::new(Variant::Backgammon)
+    }
+    pub fn nardy() -> Rules {
+        Rules::new(Variant::Nardy)
+    }
+    pub fn gulbara() -> Rules {
+        Rules::new(Variant::GulBara)
+    }
+
+    fn allowed_options(&self) -> Vec<&'static str> {
+        let specific: &[&str] = match self.variant {
+            Variant::Backgammon => &[],
+            Variant::Nardy => NARDY_OPTIONS,
+            Variant::GulBara => GULBARA_OPTIONS,
+        };
+        COMMON_OPTIONS.iter().chain(specific).copied().collect()
+    }
+
+    /// Sets one option by name, checking that it belongs to this variant.
+    pub fn set(&mut self, name: &str, value: &OptionValue) -> Result<()> {
+        let allowed = self.allowed_options();
+        if !allowed.contains(&name) {
+            return Err(Error::new(format!(
+                "unknown rule option {name:?} for {}: the options are {}",
+                self.variant.name(),
+                if allowed.is_empty() { "none".to_string() } else { allowed.join(", ") }
+            )));
+        }
+        match name {
+            "head_rule" => self.head_rule = value.as_bool(name)?,
+            "exact_bearoff" => self.exact_bearoff = value.as_bool(name)?,
+            "koks" => self.koks = value.as_bool(name)?,
+            "last_roll_draw" => self.last_roll_draw = value.as_bool(name)?,
+            "first_turn_head_exception" => {
+                self.first_turn_head_exception = match value.as_str(name)? {
+                    "listed" => HeadException::Listed,
+                    "blocked" => HeadException::Blocked,
+                    other => {
+                        return Err(Error::new(format!(
+                            "first_turn_head_exception must be \"listed\" or \"blocked\", not {other:?}"
+                        )))
+                    }
+                }
+            }
+            "fence_rule" => {
+                self.fence_rule = match value.as_str(name)? {
+                    "ahead" => FenceRule::Ahead,
+                    "home" => FenceRule::Home,
+                    "none" => FenceRule::None,
+                    other => {
+                        return Err(Error::new(format!(
+                            "fence_rule must be \"ahead\", \"home\" or \"none\", not {other:?}"
+                        )))
+                    }
+                }
+            }
+            "cascade_after_rolls" => match value {
+                OptionValue::Int(n) if (0..=255).contains(n) => self.cascade_after_rolls = *n as u8,
+                other => {
+                    return Err(Error::new(format!(
+                        "cascade_after_rolls takes a whole number of rolls from 0 to 255, not {other:?}"
+                    )))
+                }
+            },
+            "next_game_starter" => {
+                self.next_game_starter = match value.as_str(name)? {
+                    "winner" => NextGameStarter::Winner,
+                    "alternate" => NextGameStarter::Alternate,
+                    other => {
+                        return Err(Error::new(format!(
+                            "next_game_starter must be \"winner\" or \"alternate\", not {other:?}"
+                        )))
+                    }
+                }
+            }
+            _ => unreachable!("every allowed option is handled above"),
+        }
+        Ok(())
+    }
+
+    /// Every option of this variant with its current value, in a stable order.
+    pub fn options(&self) -> Vec<(&'static str, OptionValue)> {
+        self.allowed_options()
+            .into_iter()
+            .map(|name| {
+                let value = match name {
+                    "head_rule" => OptionValue::Bool(self.head_rule),
+                    "exact_bearoff" => OptionValue::Bool(self.exact_bearoff),
+                    "koks" => OptionValue::Bool(self.koks),
+                    "last_roll_draw" => OptionValue::Bool(self.last_roll_draw),
+                    "cascade_after_rolls" => OptionValue::Int(self.cascade_after_rolls as i64),
+                    "first_turn_head_exception" => OptionValue::Str(
+                        match self.first_turn_head_exception {
+                            HeadException::Listed => "listed",
+                            HeadException::Blocked => "blocked",
+                        }
+                        .into(),
+                    ),
+                    "fence_rule" => OptionValue::Str(
+                        match self.fence_rule {
+                            FenceRule::Ahead => "ahead",
+                            FenceRule::Home => "home",
+                            FenceRule::None => "none",
+                        }
+                        .into(),
+                    ),
+                    "next_game_starter" => OptionValue::Str(
+                        match self.next_game_starter {
+                            NextGameStarter::Winner => "winner",
+                            NextGameStarter::Alternate => "alternate",
+                        }
+                        .into(),
+                    ),
+                    _ => unreachable!("allowed_options lists only handled names"),
+                };
+                (name, value)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_follow_rules_md() {
+        let n = Rules::nardy();
+        assert!(n.head_rule);
+        assert_eq!(n.fence_rule, FenceRule::Ahead);
+        let g = Rules::gulbara();
+        assert!(!g.head_rule);
+        assert_eq!(g.fence_rule, FenceRule::None);
+        assert_eq!(g.cascade_after_rolls, 3);
+    }
+
+    #[test]
+    fn options_are_checked_per_variant() {
+        let mut b = Rules::backgammon();
+        assert!(b.set("head_rule", &OptionValue::Bool(true)).is_err());
+        let mut n = Rules::nardy();
+        assert!(n.set("head_rule", &OptionValue::Bool(false)).is_err());
+        n.set("fence_rule", &OptionValue::Str("home".into())).unwrap();
+        assert_eq!(n.fence_rule, FenceRule::Home);
+        let err = n.set("fence_rule", &OptionValue::Str("wall".into())).unwrap_err();
+        assert!(err.to_string().contains("fence_rule"));
+        let mut g = Rules::gulbara();
+        g.set("head_rule", &OptionValue::Bool(true)).unwrap();
+        assert!(g.head_rule);
+    }
+
+    #[test]
+    fn variant_names_round_trip() {
+        for v in Variant::ALL {
+            assert_eq!(Variant::parse(v.name()).unwrap(), v);
+        }
+        assert!(Variant::parse("chess").is_err());
+    }
+}
