@@ -215,9 +215,11 @@ impl MoveGen {
         if !rules.head_rule {
             return 15;
         }
-        let first_turn = pos.count(ME, HEAD) == 15;
+        // The first turn: all 15 were on the head when the turn (or the
+        // cascade, whose earlier steps moved `head_used` of them) began.
+        let first_turn = pos.count(ME, HEAD) + head_used == 15;
         let base: u8 = match rules.first_turn_head_exception {
-            HeadException::Listed if first_turn && matches!(die, 3 | 4 | 6) && count == 4 => 2,
+            HeadException::Listed if first_turn && matches!(die, 3 | 4 | 6) => 2,
             HeadException::Blocked if first_turn => {
                 if self.can_play_full_one_number(pos, die, count, 1) {
                     1

@@ -14,12 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from ._core import Move, Position, __version__
+from ._core import Move, Position, __version__, perft
 from ._core import _legal_positions_many
 
 VARIANTS = ("backgammon", "nardy", "gulbara")
 
-__all__ = ["Move", "Position", "VARIANTS", "legal_positions_many", "__version__"]
+__all__ = ["Move", "Position", "VARIANTS", "legal_positions_many", "perft", "__version__"]
 
 
 def legal_positions_many(

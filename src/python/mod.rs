@@ -324,12 +324,24 @@ fn _legal_positions_many<'py>(
     Ok((int8_array(py, &flat, n)?, offsets))
 }
 
+/// Distinct positions after 1..=depth turns from the start, over all 21 rolls.
+#[pyfunction]
+#[pyo3(signature = (variant, depth, **rules))]
+fn perft(py: Python<'_>, variant: &str, depth: usize, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<usize>> {
+    let rules = rules_from_kwargs(variant, rules)?;
+    if depth > 4 {
+        return Err(PyValueError::new_err(format!("perft depth {depth} is too deep: at most 4 turns")));
+    }
+    Ok(py.allow_threads(|| crate::perft::perft(rules, depth)))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPosition>()?;
     m.add_class::<PyMove>()?;
     m.add_function(wrap_pyfunction!(_legal_positions_many, m)?)?;
     m.add_function(wrap_pyfunction!(_position_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(perft, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
