@@ -131,6 +131,7 @@ impl Position {
                 )));
             }
             pos.bar[side] = arr[24] as u8;
+            pos.off[side] -= arr[24] as u8;
             for (own, &n) in arr[..24].iter().enumerate() {
                 // The opponent's array is in its own numbering: move it onto mine.
                 let i = if side == ME { own } else { opponent_index(rules.variant, own) };
@@ -388,6 +389,9 @@ mod tests {
         assert_eq!(t2.map(|x| x as i64), mine);
         let rebuilt = Position::from_arrays(Rules::backgammon(), &theirs, &mine).unwrap();
         assert_eq!(rebuilt, f);
+        // Checkers on the bar are neither on the board nor off.
+        assert_eq!(p.off(ME), 15 - 3 - 1 - 1);
+        assert_eq!(p.off(THEM), 15 - 6);
     }
 
     #[test]
