@@ -353,8 +353,14 @@ impl MoveGen {
         let limit_mask = if max_from >= 24 { u32::MAX } else { (1u32 << max_from) - 1 };
         let mut froms = pos.occupied(ME) & limit_mask;
         if s.same_checker && depth == 1 {
-            let to = play.steps[0].to;
-            froms &= if to == OFF_POINT { 0 } else { 1 << (to - 1) };
+            // Only the checker that just moved, and only when the larger-first
+            // order could not have played it: that order's middle point
+            // (from - larger die) holds an opposing checker, or this order hit.
+            let first = play.steps[0];
+            let larger_first_open = first.from > die
+                && !first.hit
+                && pos.occupied(THEM) & (1 << (first.from - die - 1)) == 0;
+            froms &= if first.to == OFF_POINT || larger_first_open { 0 } else { 1 << (first.to - 1) };
         }
         if head_this_turn >= s.head_limit {
             froms &= !(1 << HEAD);
