@@ -12,6 +12,7 @@
 pub mod batch;
 pub mod error;
 pub mod movegen;
+pub mod nn;
 pub mod notation;
 pub mod perft;
 pub mod position;

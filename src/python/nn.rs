@@ -1,0 +1,68 @@
+//! Bindings for network training (`scripts/train_td.py` drives them).
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+use super::{rules_from_kwargs, value_error};
+use crate::nn::td::{score_against_random, TdTrainer};
+use crate::nn::Mlp;
+
+/// A new untrained network for a variant, as bytes.
+#[pyfunction]
+#[pyo3(signature = (variant, hidden, seed, **rules))]
+fn td_new_network<'py>(
+    py: Python<'py>,
+    variant: &str,
+    hidden: usize,
+    seed: u64,
+    rules: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let rules = rules_from_kwargs(variant, rules)?;
+    let trainer = TdTrainer::new(rules, hidden.clamp(1, 1024), seed, 0.1);
+    Ok(PyBytes::new(py, &trainer.net.to_bytes()))
+}
+
+/// Trains a network by `games` self-play games; returns the new bytes and stats.
+#[pyfunction]
+#[pyo3(signature = (network, variant, games, seed, rate, **rules))]
+fn td_train<'py>(
+    py: Python<'py>,
+    network: &[u8],
+    variant: &str,
+    games: usize,
+    seed: u64,
+    rate: f32,
+    rules: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(Bound<'py, PyBytes>, usize, usize, usize)> {
+    let rules = rules_from_kwargs(variant, rules)?;
+    let net = Mlp::from_bytes(network).map_err(value_error)?;
+    let (net, stats) = py.allow_threads(move || {
+        let mut trainer = TdTrainer::from_net(net, rules, seed, rate);
+        let stats = trainer.train(games);
+        (trainer.net, stats)
+    });
+    Ok((PyBytes::new(py, &net.to_bytes()), stats.games, stats.turns, stats.gammons))
+}
+
+/// Points per game of a network (0-ply) against random play.
+#[pyfunction]
+#[pyo3(signature = (network, variant, games, seed, **rules))]
+fn td_score_vs_random(
+    py: Python<'_>,
+    network: &[u8],
+    variant: &str,
+    games: usize,
+    seed: u64,
+    rules: Option<&Bound<'_, PyDict>>,
+) -> PyResult<f64> {
+    let rules = rules_from_kwargs(variant, rules)?;
+    let net = Mlp::from_bytes(network).map_err(value_error)?;
+    Ok(py.allow_threads(move || score_against_random(&net, rules, games, seed)))
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(td_new_network, m)?)?;
+    m.add_function(wrap_pyfunction!(td_train, m)?)?;
+    m.add_function(wrap_pyfunction!(td_score_vs_random, m)?)?;
+    Ok(())
+}
