@@ -16,6 +16,7 @@ pub mod nn;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod rollout;
 pub mod variant;
 
 #[cfg(feature = "python")]

@@ -60,9 +60,39 @@ fn td_score_vs_random(
     Ok(py.allow_threads(move || score_against_random(&net, rules, games, seed)))
 }
 
+/// Rolls a position out with the shipped network of its variant playing both
+/// sides at 0-ply; a dict of the mean probabilities, equity and its standard error.
+#[pyfunction]
+#[pyo3(signature = (position, trials = 1296, seed = 0, threads = 0))]
+fn rollout<'py>(
+    py: Python<'py>,
+    position: &super::PyPosition,
+    trials: usize,
+    seed: u64,
+    threads: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    if trials == 0 || trials > 10_000_000 {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!("trials must be 1 to 10,000,000, not {trials}")));
+    }
+    let pos = position.inner;
+    let threads = if threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { threads };
+    let net = crate::nn::shipped::network(pos.variant());
+    let r = py.allow_threads(|| crate::rollout::rollout(net, &pos, trials, seed, threads));
+    let d = PyDict::new(py);
+    let names = ["win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"];
+    for (name, p) in names.iter().zip(r.probabilities) {
+        d.set_item(*name, p)?;
+    }
+    d.set_item("equity", r.equity)?;
+    d.set_item("equity_error", r.equity_error)?;
+    d.set_item("trials", r.trials)?;
+    Ok(d)
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(td_new_network, m)?)?;
     m.add_function(wrap_pyfunction!(td_train, m)?)?;
     m.add_function(wrap_pyfunction!(td_score_vs_random, m)?)?;
+    m.add_function(wrap_pyfunction!(rollout, m)?)?;
     Ok(())
 }
