@@ -153,6 +153,37 @@ impl TdTrainer {
     }
 }
 
+/// Positions from games the network plays against itself at 0-ply (with one
+/// play in ten chosen at random, so the sample strays from the main lines),
+/// each seen from the player on roll and taken with probability 1/4.
+pub fn selfplay_positions(net: &Mlp, rules: Rules, count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = SplitMix(seed);
+    let mut gen = MoveGen::new();
+    let mut moves = Vec::new();
+    let mut player = NetPlayer::new(net);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut pos = Position::start(rules);
+        for turn in 0..2000 {
+            if turn > 1 && rng.below(4) == 0 {
+                out.push(pos);
+                if out.len() == count {
+                    break;
+                }
+            }
+            let (d1, d2) = (rng.die(), rng.die());
+            gen.legal_moves(&pos, d1, d2, &mut moves);
+            let index = if rng.below(10) == 0 { rng.below(moves.len()) } else { player.choose(&moves).0 };
+            let chosen = moves[index];
+            if chosen.position.off(ME) == CHECKERS {
+                break;
+            }
+            pos = chosen.position.flip();
+        }
+    }
+    out
+}
+
 /// Points per game of the network against uniformly random play, both sides
 /// starting equally often, from a fixed seed.
 pub fn score_against_random(net: &Mlp, rules: Rules, games: usize, seed: u64) -> f64 {

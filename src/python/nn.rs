@@ -89,10 +89,35 @@ fn rollout<'py>(
     Ok(d)
 }
 
+/// Positions from self-play of the shipped network of a variant.
+#[pyfunction]
+#[pyo3(signature = (variant, count, seed = 0, **rules))]
+fn selfplay_positions(
+    py: Python<'_>,
+    variant: &str,
+    count: usize,
+    seed: u64,
+    rules: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<super::PyPosition>> {
+    let rules = rules_from_kwargs(variant, rules)?;
+    let net = crate::nn::shipped::network(rules.variant);
+    let positions = py.allow_threads(|| crate::nn::td::selfplay_positions(net, rules, count, seed));
+    Ok(positions.into_iter().map(|inner| super::PyPosition { inner }).collect())
+}
+
+/// The shipped network's five probabilities for the player on roll (0-ply).
+#[pyfunction]
+fn network_probabilities(position: &super::PyPosition) -> [f32; 5] {
+    let net = crate::nn::shipped::network(position.inner.variant());
+    crate::nn::td::NetPlayer::new(net).probabilities(&position.inner)
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(td_new_network, m)?)?;
     m.add_function(wrap_pyfunction!(td_train, m)?)?;
     m.add_function(wrap_pyfunction!(td_score_vs_random, m)?)?;
     m.add_function(wrap_pyfunction!(rollout, m)?)?;
+    m.add_function(wrap_pyfunction!(selfplay_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(network_probabilities, m)?)?;
     Ok(())
 }
