@@ -6,6 +6,8 @@
 //! (PyO3 turns one into `PanicException`, and the core has none reachable
 //! from valid or invalid input; the Python tests throw bad input at it).
 
+mod game;
+
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyDict, PyInt, PyString};
@@ -330,6 +332,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyMove>()?;
     m.add_function(wrap_pyfunction!(_legal_positions_many, m)?)?;
     m.add_function(wrap_pyfunction!(_position_from_state, m)?)?;
+    game::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
