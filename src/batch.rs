@@ -12,16 +12,25 @@ use crate::variant::Rules;
 pub const ROW: usize = 50;
 
 /// Appends the flat layout of `pos` to `out`.
+#[inline]
 pub fn push_flat(pos: &Position, out: &mut Vec<i8>) {
     let (mine, theirs) = pos.to_arrays();
-    out.extend(mine.iter().map(|&n| n as i8));
-    out.extend(theirs.iter().map(|&n| n as i8));
+    let mut row = [0i8; ROW];
+    for i in 0..25 {
+        row[i] = mine[i] as i8;
+        row[25 + i] = theirs[i] as i8;
+    }
+    out.extend_from_slice(&row);
 }
 
 /// Reads one position from the flat layout; `index` names it in errors.
 pub fn read_flat(rules: Rules, flat: &[i8], index: usize) -> Result<Position> {
-    let mine: Vec<i64> = flat[..25].iter().map(|&n| n as i64).collect();
-    let theirs: Vec<i64> = flat[25..ROW].iter().map(|&n| n as i64).collect();
+    let mut mine = [0i64; 25];
+    let mut theirs = [0i64; 25];
+    for i in 0..25 {
+        mine[i] = flat[i] as i64;
+        theirs[i] = flat[25 + i] as i64;
+    }
     Position::from_arrays(rules, &mine, &theirs).map_err(|e| Error::new(format!("position {index}: {e}")))
 }
 

@@ -13,7 +13,7 @@
 //! result far fewer times. Equal results are de-duplicated by an exact key.
 
 use crate::error::{Error, Result};
-use crate::position::{Position, BAR_POINT, HEAD, ME, OFF_POINT, THEM};
+use crate::position::{Position, BAR_POINT, HEAD, HOME_MASK, ME, OFF_POINT, THEM};
 use crate::variant::{FenceRule, HeadException, Rules, Variant};
 
 /// One checker moving by one die. `from` 25 is the bar, `to` 0 is off.
@@ -81,47 +81,47 @@ pub fn check_die(d: i64) -> Result<u8> {
 
 /// An open-addressing set of result keys, cleared in O(1) by a stamp.
 struct SeenSet {
-    slots: Vec<(u128, u32, u32)>,
+    slots: Vec<([u64; 4], u32)>,
     stamp: u32,
     len: usize,
 }
 
 impl SeenSet {
     fn new() -> SeenSet {
-        SeenSet { slots: vec![(0, 0, 0); 256], stamp: 1, len: 0 }
+        SeenSet { slots: vec![([0; 4], 0); 256], stamp: 1, len: 0 }
     }
 
     fn clear(&mut self) {
         self.len = 0;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
-            self.slots.iter_mut().for_each(|s| s.2 = 0);
+            self.slots.iter_mut().for_each(|s| s.1 = 0);
             self.stamp = 1;
         }
     }
 
     #[inline]
-    fn slot_of(key: (u128, u32), mask: usize) -> usize {
-        let h = (key.0 as u64) ^ ((key.0 >> 64) as u64).rotate_left(29) ^ (key.1 as u64).rotate_left(47);
+    fn slot_of(key: &[u64; 4], mask: usize) -> usize {
+        let h = key[0] ^ key[1].rotate_left(17) ^ key[2].rotate_left(35) ^ key[3].rotate_left(51);
         (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask
     }
 
     /// Adds the key; false when it was already there.
     #[inline]
-    fn insert(&mut self, key: (u128, u32)) -> bool {
+    fn insert(&mut self, key: [u64; 4]) -> bool {
         if (self.len + 1) * 2 > self.slots.len() {
             self.grow();
         }
         let mask = self.slots.len() - 1;
-        let mut i = Self::slot_of(key, mask);
+        let mut i = Self::slot_of(&key, mask);
         loop {
             let slot = &mut self.slots[i];
-            if slot.2 != self.stamp {
-                *slot = (key.0, key.1, self.stamp);
+            if slot.1 != self.stamp {
+                *slot = (key, self.stamp);
                 self.len += 1;
                 return true;
             }
-            if slot.0 == key.0 && slot.1 == key.1 {
+            if slot.0 == key {
                 return false;
             }
             i = (i + 1) & mask;
@@ -129,9 +129,8 @@ impl SeenSet {
     }
 
     fn grow(&mut self) {
-        let live: Vec<(u128, u32)> =
-            self.slots.iter().filter(|s| s.2 == self.stamp).map(|s| (s.0, s.1)).collect();
-        self.slots = vec![(0, 0, 0); self.slots.len() * 2];
+        let live: Vec<[u64; 4]> = self.slots.iter().filter(|s| s.1 == self.stamp).map(|s| s.0).collect();
+        self.slots = vec![([0; 4], 0); self.slots.len() * 2];
         self.stamp = 1;
         self.len = 0;
         for key in live {
@@ -153,6 +152,9 @@ struct Search {
     fence: FenceRule,
     /// Only the exact number bears off (gul bara option).
     exact_bearoff: bool,
+    /// The second step must move the checker the first step moved (see
+    /// [`MoveGen::play_two_numbers`]).
+    same_checker: bool,
 }
 
 /// A reusable move generator: keep one per thread to avoid allocations.
@@ -213,9 +215,11 @@ impl MoveGen {
         if !rules.head_rule {
             return 15;
         }
-        let first_turn = pos.count(ME, HEAD) == 15;
+        // The first turn: all 15 were on the head when the turn (or the
+        // cascade, whose earlier steps moved `head_used` of them) began.
+        let first_turn = pos.count(ME, HEAD) + head_used == 15;
         let base: u8 = match rules.first_turn_head_exception {
-            HeadException::Listed if first_turn && matches!(die, 3 | 4 | 6) && count == 4 => 2,
+            HeadException::Listed if first_turn && matches!(die, 3 | 4 | 6) => 2,
             HeadException::Blocked if first_turn => {
                 if self.can_play_full_one_number(pos, die, count, 1) {
                     1
@@ -254,6 +258,7 @@ impl MoveGen {
             head_limit,
             fence: if rules.variant == Variant::Backgammon { FenceRule::None } else { rules.fence_rule },
             exact_bearoff: rules.exact_bearoff,
+            same_checker: false,
         }
     }
 
@@ -272,10 +277,21 @@ impl MoveGen {
 
     /// Both dice if any legal turn plays both; else the larger if it can be
     /// played alone; else the smaller; else nothing.
+    ///
+    /// Two steps by different checkers give the same result in either order
+    /// whenever both orders are legal. Playing the smaller die first can only
+    /// make the other checker's step legal by entering from the bar or by
+    /// bringing the last outside checker home for a bear-off; without a checker
+    /// on the bar and with two or more outside home neither can happen, so the
+    /// smaller-first order then only needs the one checker moving twice.
     fn play_two_numbers(&mut self, pos: &Position, hi: u8, lo: u8, limit: u8, out: &mut Vec<Move>) {
         self.seen.clear();
-        for dice in [[hi, lo, 0, 0], [lo, hi, 0, 0]] {
-            let search = self.search(dice, 2, false, limit, pos.rules());
+        let outside = pos.occupied(ME) & !HOME_MASK;
+        let orders_commute =
+            pos.bar(ME) == 0 && (outside.count_ones() >= 2 || pos.stacked(ME) & outside != 0);
+        for (dice, second) in [([hi, lo, 0, 0], false), ([lo, hi, 0, 0], true)] {
+            let mut search = self.search(dice, 2, false, limit, pos.rules());
+            search.same_checker = second && orders_commute;
             self.dfs(&search, pos, 0, Play::default(), 0, 0, 25, out);
         }
         if !out.is_empty() {
@@ -336,6 +352,16 @@ impl MoveGen {
         let may_bear_off = pos.all_home(ME);
         let limit_mask = if max_from >= 24 { u32::MAX } else { (1u32 << max_from) - 1 };
         let mut froms = pos.occupied(ME) & limit_mask;
+        if s.same_checker && depth == 1 {
+            // Only the checker that just moved, and only when the larger-first
+            // order could not have played it: that order's middle point
+            // (from - larger die) holds an opposing checker, or this order hit.
+            let first = play.steps[0];
+            let larger_first_open = first.from > die
+                && !first.hit
+                && pos.occupied(THEM) & (1 << (first.from - die - 1)) == 0;
+            froms &= if first.to == OFF_POINT || larger_first_open { 0 } else { 1 << (first.to - 1) };
+        }
         if head_this_turn >= s.head_limit {
             froms &= !(1 << HEAD);
         }

@@ -131,6 +131,7 @@ impl Position {
                 )));
             }
             pos.bar[side] = arr[24] as u8;
+            pos.off[side] -= arr[24] as u8;
             for (own, &n) in arr[..24].iter().enumerate() {
                 // The opponent's array is in its own numbering: move it onto mine.
                 let i = if side == ME { own } else { opponent_index(rules.variant, own) };
@@ -313,15 +314,14 @@ impl Position {
     }
 
     /// A compact exact key of everything a move can change, for de-duplicating
-    /// the results of one position and roll: the mover's 24 points and bar in
-    /// 4 bits each, and the opponent's occupancy (which changes only by hits).
+    /// the results of one position and roll: the mover's 24 point counts as
+    /// three words of bytes, then its bar and the opponent's occupancy (which a
+    /// move changes only by hitting).
     #[inline]
-    pub(crate) fn result_key(&self) -> (u128, u32) {
-        let mut key: u128 = self.bar[ME] as u128;
-        for &n in self.counts[ME].iter() {
-            key = (key << 4) | n as u128;
-        }
-        (key, self.occupied[THEM])
+    pub(crate) fn result_key(&self) -> [u64; 4] {
+        let c = &self.counts[ME];
+        let word = |k: usize| u64::from_le_bytes(c[8 * k..8 * k + 8].try_into().expect("8 bytes"));
+        [word(0), word(1), word(2), (self.bar[ME] as u64) << 32 | self.occupied[THEM] as u64]
     }
 
     /// A short human-readable board (used by `Debug` output and the CLI).
@@ -389,6 +389,9 @@ mod tests {
         assert_eq!(t2.map(|x| x as i64), mine);
         let rebuilt = Position::from_arrays(Rules::backgammon(), &theirs, &mine).unwrap();
         assert_eq!(rebuilt, f);
+        // Checkers on the bar are neither on the board nor off.
+        assert_eq!(p.off(ME), 15 - 3 - 1 - 1);
+        assert_eq!(p.off(THEM), 15 - 6);
     }
 
     #[test]

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ._core import Move, Position, __version__
+from ._core import Move, Position, __version__, perft
 from ._core import _legal_positions_many
 from ._core import Game, Match, simulate_games
 from . import formats
@@ -22,7 +22,7 @@ from . import formats
 VARIANTS = ("backgammon", "nardy", "gulbara")
 
 __all__ = [
-    "Move", "Position", "VARIANTS", "legal_positions_many", "__version__",
+    "Move", "Position", "VARIANTS", "legal_positions_many", "perft", "__version__",
     "Game", "Match", "simulate_games", "formats",
 ]
 

@@ -7,6 +7,7 @@
 //! from valid or invalid input; the Python tests throw bad input at it).
 
 mod game;
+mod nn;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -75,15 +76,26 @@ fn extract_counts(obj: &Bound<'_, PyAny>, who: &str) -> PyResult<Vec<i64>> {
     let mut out = Vec::with_capacity(25);
     for (i, item) in iter.enumerate() {
         let item = item?;
-        let n: i64 = item.extract().map_err(|_| {
-            PyValueError::new_err(format!("{who}[{i}] must be a whole number, not {}", item.repr().map(|r| r.to_string()).unwrap_or_default()))
-        })?;
-        out.push(n);
+        out.push(whole_number(&item, &format!("{who}[{i}]"))?);
         if out.len() > 25 {
             break;
         }
     }
     Ok(out)
+}
+
+/// A whole number from Python; anything else (a float, a string, an int too
+/// large for 64 bits) is a ValueError naming the argument.
+fn whole_number(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
+    if obj.is_instance_of::<PyBool>() || !obj.hasattr("__index__")? {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be a whole number, not {}",
+            obj.repr().map(|r| r.to_string()).unwrap_or_default()
+        )));
+    }
+    obj.extract::<i64>().map_err(|_| {
+        PyValueError::new_err(format!("{what} is {}: out of range", obj.repr().map(|r| r.to_string()).unwrap_or_default()))
+    })
 }
 
 /// A position, seen from the player on roll.
@@ -165,15 +177,24 @@ impl PyPosition {
     }
 
     /// Every distinct legal play of the roll d1-d2.
-    fn legal_moves(&self, py: Python<'_>, d1: i64, d2: i64) -> PyResult<Vec<PyMove>> {
+    fn legal_moves(&self, py: Python<'_>, d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>) -> PyResult<Vec<PyMove>> {
+        let (d1, d2) = (whole_number(d1, "d1")?, whole_number(d2, "d2")?);
         let pos = self.inner;
         let moves = py.allow_threads(|| movegen::legal_moves(&pos, d1, d2)).map_err(value_error)?;
         Ok(moves.into_iter().map(PyMove::from).collect())
     }
 
     /// One gul bara cascade step: up to `count` moves of `die`.
-    #[pyo3(signature = (die, count = 4, head_used = 0))]
-    fn legal_cascade_step(&self, die: i64, count: i64, head_used: i64) -> PyResult<Vec<PyMove>> {
+    #[pyo3(signature = (die, count = None, head_used = None))]
+    fn legal_cascade_step(
+        &self,
+        die: &Bound<'_, PyAny>,
+        count: Option<&Bound<'_, PyAny>>,
+        head_used: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<PyMove>> {
+        let die = whole_number(die, "die")?;
+        let count = count.map(|c| whole_number(c, "count")).transpose()?.unwrap_or(4);
+        let head_used = head_used.map(|h| whole_number(h, "head_used")).transpose()?.unwrap_or(0);
         let moves = movegen::cascade_step(&self.inner, die, count, head_used).map_err(value_error)?;
         Ok(moves.into_iter().map(PyMove::from).collect())
     }
@@ -181,7 +202,8 @@ impl PyPosition {
     /// Every resulting position of the roll as a numpy int8 array of shape
     /// (n, 2, 25): row 0 the mover's 25 counts, row 1 the opponent's, each in
     /// its owner's numbering (the layout of `to_arrays`).
-    fn legal_positions<'py>(&self, py: Python<'py>, d1: i64, d2: i64) -> PyResult<Bound<'py, PyAny>> {
+    fn legal_positions<'py>(&self, py: Python<'py>, d1: &Bound<'py, PyAny>, d2: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let (d1, d2) = (whole_number(d1, "d1")?, whole_number(d2, "d2")?);
         let (d1, d2) = (movegen::check_die(d1).map_err(value_error)?, movegen::check_die(d2).map_err(value_error)?);
         let mut flat = Vec::with_capacity(32 * batch::ROW);
         let n = batch::results_flat(&self.inner, d1, d2, &mut flat);
@@ -326,12 +348,25 @@ fn _legal_positions_many<'py>(
     Ok((int8_array(py, &flat, n)?, offsets))
 }
 
+/// Distinct positions after 1..=depth turns from the start, over all 21 rolls.
+#[pyfunction]
+#[pyo3(signature = (variant, depth, **rules))]
+fn perft(py: Python<'_>, variant: &str, depth: usize, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<usize>> {
+    let rules = rules_from_kwargs(variant, rules)?;
+    if depth > 4 {
+        return Err(PyValueError::new_err(format!("perft depth {depth} is too deep: at most 4 turns")));
+    }
+    Ok(py.allow_threads(|| crate::perft::perft(rules, depth)))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPosition>()?;
     m.add_class::<PyMove>()?;
     m.add_function(wrap_pyfunction!(_legal_positions_many, m)?)?;
     m.add_function(wrap_pyfunction!(_position_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(perft, m)?)?;
+    nn::register(m)?;
     game::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
