@@ -42,19 +42,11 @@ impl GameResult {
     }
 }
 
-/// The loser's borne-off checkers, counted from the board: `Position::off`
-/// is not used because `Position::from_arrays` counts a checker on the bar as
-/// borne off too (reported to the lead), and set-up positions come from it.
-fn loser_borne_off(pos: &Position) -> u8 {
-    let on_board: u8 = pos.counts(THEM).iter().sum();
-    CHECKERS - on_board - pos.bar(THEM)
-}
-
 /// The result multiplier when the mover (ME) of `pos` has borne off all its
 /// checkers: RULES.md sections 2 and 3.
 pub fn bear_off_multiplier(pos: &Position) -> u8 {
     debug_assert_eq!(pos.off(ME), CHECKERS);
-    if loser_borne_off(pos) > 0 {
+    if pos.off(THEM) > 0 {
         return 1;
     }
     match pos.variant() {

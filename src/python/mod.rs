@@ -6,6 +6,7 @@
 //! (PyO3 turns one into `PanicException`, and the core has none reachable
 //! from valid or invalid input; the Python tests throw bad input at it).
 
+mod game;
 mod nn;
 
 use pyo3::exceptions::PyValueError;
@@ -366,6 +367,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_position_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     nn::register(m)?;
+    game::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
