@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Optional
@@ -17,6 +16,7 @@ import tavla
 
 from . import positions
 from .config import Settings, settings_from_env
+from .failsafe import Failsafe
 from .engine_pool import Busy, EnginePool, EngineUnavailable, TimedOut, engine_available
 from .limits import BodySizeLimit
 from .positions import BadInput, move_out, parse_source, position_out, roll_for
@@ -38,7 +38,6 @@ from .schemas import (
 
 API_VERSION = "1"
 STATIC = Path(__file__).parent / "static"
-log = logging.getLogger("tavla.service")
 
 BAD_INPUT = {422: {"model": ErrorOut, "description": "the request names an impossible or unreadable position, dice or option"},
              400: {"model": ErrorOut, "description": "the body is not valid JSON"},
@@ -67,6 +66,7 @@ def create_app(settings: Optional[Settings] = None) -> FastAPI:
     app.state.settings = settings
     app.state.pool = EnginePool(settings)
     app.add_middleware(BodySizeLimit, max_body=settings.max_body)
+    app.add_middleware(Failsafe)  # added last, so it wraps everything else
     add_error_answers(app)
     add_routes(app, settings)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -115,11 +115,6 @@ def add_error_answers(app: FastAPI) -> None:
     async def on_http(_request: Request, exc: StarletteHTTPException):
         return error(exc.status_code, str(exc.detail))
 
-    @app.exception_handler(Exception)
-    async def on_anything_else(request: Request, exc: Exception):
-        # The trace goes to the log, never to the client.
-        log.exception("unexpected error on %s %s", request.method, request.url.path)
-        return error(500, "internal error; the service log has the details")
 
 
 def checked_ply(ply: Optional[int], settings: Settings) -> int:
