@@ -81,7 +81,8 @@ def test_version(client, openapi):
 def test_openapi_lists_every_route_under_v1(openapi):
     assert openapi["openapi"].startswith("3.")
     paths = set(openapi["paths"])
-    assert paths == {"/v1/health", "/v1/version", "/v1/moves", "/v1/hint", "/v1/evaluate", "/v1/engine-move"}
+    assert paths == {"/v1/health", "/v1/version", "/v1/moves", "/v1/position", "/v1/hint", "/v1/evaluate",
+                     "/v1/engine-move"}
     for path in ["/v1/moves", "/v1/hint", "/v1/evaluate", "/v1/engine-move"]:
         declared = set(openapi["paths"][path]["post"]["responses"])
         assert {"200", "400", "413", "422"} <= declared, path
@@ -160,6 +161,25 @@ def test_game_over_is_reported(client, openapi):
                 {"position": {"variant": "backgammon", "mine": mine, "theirs": theirs}, "dice": [2, 1]}, 200)
     assert body["moves"][0]["game_over"] is True
     assert sum(body["moves"][0]["position"]["mine"]) == 0
+
+
+def test_position_reads_and_answers_the_plain_form(client, openapi):
+    mine = [0] * 25
+    mine[24] = 1
+    mine[5] = 10  # 4 borne off
+    theirs = [0] * 25
+    theirs[2] = 1
+    theirs[10] = 14
+    body = post(client, openapi, "/v1/position",
+                {"position": {"variant": "backgammon", "mine": mine, "theirs": theirs}}, 200)
+    assert body["position"]["mine"] == mine and body["position"]["theirs"] == theirs
+    assert body["off"] == [4, 0]
+    assert body["pips"] == [25 + 60, 3 + 14 * 11]
+    assert body["dice"] is None and body["game_over"] is False
+    start = post(client, openapi, "/v1/position", {"position": {"variant": "nardy"}}, 200)
+    assert start["position"]["mine"][23] == 15 and start["position"]["rules"]["fence_rule"] == "ahead"
+    bad = post(client, openapi, "/v1/position", {"position": {"variant": "nardy"}, "dice": [1, 2]}, 422)
+    assert "dice" in bad["error"]
 
 
 # -- bad input: 4xx naming the problem ------------------------------------------------------

@@ -32,6 +32,8 @@ from .schemas import (
     HintRequest,
     MovesOut,
     MovesRequest,
+    PositionInfo,
+    PositionRequest,
     Probabilities,
     VersionOut,
 )
@@ -172,7 +174,16 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         except ValueError as e:
             raise BadInput(str(e)) from None
         out = [move_out(m) for m in moves]
-        return MovesOut(variant=parsed.position.variant, dice=[d1, d2], count=len(out), moves=out)
+        return MovesOut(variant=parsed.position.variant, position=position_out(parsed.position), dice=[d1, d2],
+                        count=len(out), moves=out)
+
+    @app.post("/v1/position", response_model=PositionInfo, responses=BAD_INPUT, tags=["moves"])
+    async def read_position(request: PositionRequest):
+        """Read a position (plain form, XGID or GNU Backgammon ID) and answer it in the plain form."""
+        parsed = parse_source(request)
+        position = parsed.position
+        return PositionInfo(position=position_out(position), dice=list(parsed.dice) if parsed.dice else None,
+                            pips=list(position.pip_count()), off=list(position.off), game_over=position.is_game_over())
 
     @app.post("/v1/hint", response_model=HintOut, responses={**BAD_INPUT, **ENGINE_ERRORS}, tags=["engine"])
     async def hint(request: HintRequest):

@@ -42,6 +42,10 @@ class PositionSource(Strict):
     )
 
 
+class PositionRequest(PositionSource):
+    pass
+
+
 class DiceRequest(PositionSource):
     dice: Optional[List[Die]] = Field(
         None, min_length=2, max_length=2, description="two dice, 1..6; may be left out when the position text carries the dice"
@@ -81,8 +85,17 @@ class MoveOut(BaseModel):
     game_over: bool
 
 
+class PositionInfo(BaseModel):
+    position: PositionOut
+    dice: Optional[List[int]] = Field(None, description="the roll the position text carried, if any")
+    pips: List[int] = Field(description="pip counts: [player on roll, opponent]")
+    off: List[int] = Field(description="checkers borne off: [player on roll, opponent]")
+    game_over: bool
+
+
 class MovesOut(BaseModel):
     variant: str
+    position: PositionOut = Field(description="the position as read, from the player on roll")
     dice: List[int]
     count: int
     moves: List[MoveOut]
