@@ -194,9 +194,10 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         if request.top > settings.max_top:
             raise BadInput(f"top {request.top} is above this service's maximum {settings.max_top}")
         position = parsed.position
-        engine = pool.engine(position.variant, ply)
+        pool.require_engine()
 
         def work():
+            engine = pool.engine(position.variant, ply)
             try:
                 return engine.hint(position, d1, d2, top=request.top)
             except ValueError as e:
@@ -215,9 +216,10 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         """Cubeless probabilities and equity of a position, for the player on roll (before rolling)."""
         position = parse_source(request).position
         ply = checked_ply(request.ply, settings)
-        engine = pool.engine(position.variant, ply)
+        pool.require_engine()
 
         def work():
+            engine = pool.engine(position.variant, ply)
             try:
                 return engine.evaluate(position)
             except ValueError as e:
@@ -235,9 +237,10 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         d1, d2 = roll_for(parsed, request.dice)
         ply = checked_ply(request.ply, settings)
         position = parsed.position
-        engine = pool.engine(position.variant, ply)
+        pool.require_engine()
 
         def work():
+            engine = pool.engine(position.variant, ply)
             try:
                 return engine.best_move(position, d1, d2)
             except ValueError as e:

@@ -46,10 +46,14 @@ class EnginePool:
         self.engines: dict[tuple[str, int], Any] = {}
         self.engines_lock = threading.Lock()
 
-    def engine(self, variant: str, ply: int) -> Any:
-        """One engine per variant and ply, made on first use and shared by the workers."""
+    def require_engine(self) -> None:
         if not engine_available():
             raise EngineUnavailable("the engine is not available in this build of tavla (no tavla.Engine)")
+
+    def engine(self, variant: str, ply: int) -> Any:
+        """One engine per variant and ply, made on first use (on a worker: making one may take a
+        while) and shared by the workers."""
+        self.require_engine()
         key = (variant, ply)
         with self.engines_lock:
             if key not in self.engines:
