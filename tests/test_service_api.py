@@ -81,8 +81,8 @@ def test_version(client, openapi):
 def test_openapi_lists_every_route_under_v1(openapi):
     assert openapi["openapi"].startswith("3.")
     paths = set(openapi["paths"])
-    assert paths == {"/v1/health", "/v1/version", "/v1/moves", "/v1/position", "/v1/hint", "/v1/evaluate",
-                     "/v1/engine-move"}
+    assert paths == {"/v1/health", "/v1/version", "/v1/moves", "/v1/position", "/v1/cascade-step", "/v1/hint",
+                     "/v1/evaluate", "/v1/engine-move"}
     for path in ["/v1/moves", "/v1/hint", "/v1/evaluate", "/v1/engine-move"]:
         declared = set(openapi["paths"][path]["post"]["responses"])
         assert {"200", "400", "413", "422"} <= declared, path
@@ -180,6 +180,37 @@ def test_position_reads_and_answers_the_plain_form(client, openapi):
     assert start["position"]["mine"][23] == 15 and start["position"]["rules"]["fence_rule"] == "ahead"
     bad = post(client, openapi, "/v1/position", {"position": {"variant": "nardy"}, "dice": [1, 2]}, 422)
     assert "dice" in bad["error"]
+
+
+def test_cascade_step_matches_the_library(client, openapi):
+    body = post(client, openapi, "/v1/cascade-step", {"position": {"variant": "gulbara"}, "die": 3}, 200)
+    expected = tavla.Position.start("gulbara").legal_cascade_step(3, 4, 0)
+    assert [m["notation"] for m in body["moves"]] == [m.notation for m in expected]
+    assert [m["moves_played"] for m in body["moves"]] == [4] * len(expected)
+    assert [m["head_used"] for m in body["moves"]] == [m.head_used for m in expected]
+    # A share passed on mid-cascade: two moves of 6 left, one head checker already used.
+    mine = [0] * 25
+    mine[17] = 1
+    mine[23] = 14
+    theirs = [0] * 25
+    theirs[23] = 15
+    body = post(client, openapi, "/v1/cascade-step",
+                {"position": {"variant": "gulbara", "mine": mine, "theirs": theirs}, "die": 6, "count": 2,
+                 "head_used": 1}, 200)
+    expected = tavla.Position.from_arrays("gulbara", mine, theirs).legal_cascade_step(6, 2, 1)
+    assert [(m["notation"], m["moves_played"]) for m in body["moves"]] == [
+        (m.notation, m.moves_played) for m in expected]
+
+
+@pytest.mark.parametrize("body,words", [
+    ({"position": {"variant": "nardy"}, "die": 3}, "cascade steps belong to gul bara, not nardy"),
+    ({"position": {"variant": "gulbara"}, "die": 7}, "die"),
+    ({"position": {"variant": "gulbara"}, "die": 3, "count": 5}, "count"),
+    ({"position": {"variant": "gulbara"}, "die": 3, "head_used": -1}, "head_used"),
+    ({"position": {"variant": "gulbara"}}, "die: Field required"),
+])
+def test_cascade_step_refuses_bad_input(client, openapi, body, words):
+    assert words in post(client, openapi, "/v1/cascade-step", body, 422)["error"]
 
 
 # -- bad input: 4xx naming the problem ------------------------------------------------------

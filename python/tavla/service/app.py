@@ -22,6 +22,8 @@ from .limits import BodySizeLimit
 from .positions import BadInput, move_out, parse_source, position_out, roll_for
 from .schemas import (
     CandidateOut,
+    CascadeStepOut,
+    CascadeStepRequest,
     EngineMoveOut,
     EngineMoveRequest,
     ErrorOut,
@@ -176,6 +178,21 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         out = [move_out(m) for m in moves]
         return MovesOut(variant=parsed.position.variant, position=position_out(parsed.position), dice=[d1, d2],
                         count=len(out), moves=out)
+
+    @app.post("/v1/cascade-step", response_model=CascadeStepOut, responses=BAD_INPUT, tags=["moves"])
+    async def cascade_step(request: CascadeStepRequest):
+        """The legal plays of one gul bara cascade step: up to ``count`` moves of ``die``, with maximal
+        usage inside the step (RULES.md 4). Each play tells how many moves it played; fewer than
+        ``count`` ends the player's part of the cascade."""
+        position = parse_source(request).position
+        if position.variant != "gulbara":
+            raise BadInput(f"cascade steps belong to gul bara, not {position.variant}")
+        try:
+            moves = position.legal_cascade_step(request.die, request.count, request.head_used)
+        except ValueError as e:
+            raise BadInput(str(e)) from None
+        return CascadeStepOut(variant=position.variant, position=position_out(position), die=request.die,
+                              count=request.count, moves=[move_out(m) for m in moves])
 
     @app.post("/v1/position", response_model=PositionInfo, responses=BAD_INPUT, tags=["moves"])
     async def read_position(request: PositionRequest):

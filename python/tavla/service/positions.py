@@ -125,6 +125,8 @@ def move_out(move: Any) -> MoveOut:
         steps=[[a, b] for a, b in move.steps],
         hits=list(move.hits),
         is_pass=move.is_pass(),
+        moves_played=move.moves_played,
+        head_used=move.head_used,
         position=position_out(move.position),
         game_over=move.position.is_game_over(),
     )

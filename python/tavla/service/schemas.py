@@ -42,6 +42,12 @@ class PositionSource(Strict):
     )
 
 
+class CascadeStepRequest(PositionSource):
+    die: Die = Field(description="the number of this cascade step")
+    count: int = Field(4, ge=1, le=4, description="how many moves of the number are to be played")
+    head_used: int = Field(0, ge=0, le=15, description="head checkers already moved earlier in the same cascade")
+
+
 class PositionRequest(PositionSource):
     pass
 
@@ -81,6 +87,8 @@ class MoveOut(BaseModel):
     steps: List[List[int]] = Field(description="[from, to] per checker step; 25 is the bar, 0 is off")
     hits: List[bool]
     is_pass: bool
+    moves_played: int = Field(description="single checker moves played (0 to 4)")
+    head_used: int = Field(description="checkers that left the head (nardy, gul bara); a cascade's total so far")
     position: PositionOut = Field(description="after the play, still from the mover's side")
     game_over: bool
 
@@ -97,6 +105,14 @@ class MovesOut(BaseModel):
     variant: str
     position: PositionOut = Field(description="the position as read, from the player on roll")
     dice: List[int]
+    count: int
+    moves: List[MoveOut]
+
+
+class CascadeStepOut(BaseModel):
+    variant: str
+    position: PositionOut
+    die: int
     count: int
     moves: List[MoveOut]
 
