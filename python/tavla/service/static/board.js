@@ -17,6 +17,10 @@ const S = {
   mode: "analyse",           // "analyse" (you move both sides) or "game" (you are bottom, the engine top)
   engineMode: null,          // "engine" or "random" once the engine has been asked
   engineAvailable: false, formats: {}, over: null, busy: false, log: [],
+  rolls: 0,                  // normal rolls so far in the game (gul bara cascades start after a few)
+  rolledThisTurn: false,     // the side on roll has its dice (entering other dice replaces them)
+  asked: 0,                  // counts questions for the moves list, so only the latest answer is shown
+  cascade: null,             // gul bara: {owner, share: "mover"|"opponent", steps: [[die, count]...], headUsed}
 };
 
 // ---- the service ----------------------------------------------------------------------------
@@ -222,9 +226,7 @@ function setModeLabel() {
     label.textContent = "vs RANDOM play: the engine is not available in this build";
     label.className = "label warn";
   } else {
-    label.textContent = S.variant === "gulbara"
-      ? "vs engine (gul bara cascades are not played by the board: doubles play as ordinary doubles)"
-      : "vs engine";
+    label.textContent = "vs engine";
     label.className = "label";
   }
 }
@@ -232,6 +234,11 @@ function setModeLabel() {
 // ---- actions --------------------------------------------------------------------------------
 
 function loadPlain(pos) {
+  // A pasted position is taken to be past the game's first rolls (so gul bara doubles cascade);
+  // a new game counts its rolls from zero.
+  S.rolls = 1000;
+  S.rolledThisTurn = false;
+  S.cascade = null;
   S.variant = pos.variant;
   S.rules = pos.rules || {};
   S.bottom = pos.mine.slice();
@@ -259,27 +266,70 @@ async function readPosition(source) {
   return true;
 }
 
-function rollDice() {
+function randomDice() {
   const die = () => 1 + Math.floor(Math.random() * 6);
-  setDice([die(), die()]);
+  return [die(), die()];
+}
+
+const cascadeAfter = () => (S.rules.cascade_after_rolls === undefined ? 3 : S.rules.cascade_after_rolls);
+
+// A normal roll for the side on roll. In gul bara, a double after the game's first few rolls starts
+// a cascade (RULES.md 4): four moves of d, then of d+1, ... up to 6, each its own step.
+function startRoll(dice) {
+  if (S.cascade) return;
+  if (!S.rolledThisTurn) S.rolls += 1;
+  S.rolledThisTurn = true;
+  setDice(dice);
+  if (S.variant === "gulbara" && dice[0] === dice[1] && S.rolls > cascadeAfter()) {
+    const steps = [];
+    for (let d = dice[0]; d <= 6; d++) steps.push([d, 4]);
+    S.cascade = { owner: S.onRoll, share: "mover", steps, headUsed: 0 };
+  }
+}
+
+function cascadeText() {
+  const c = S.cascade;
+  const [die, count] = c.steps[0];
+  const whose = c.share === "mover" ? "cascade" : "share of the opponent's cascade";
+  return `${whose}: ${count} × ${die}` + (c.steps.length > 1 ? `, then ${c.steps.slice(1).map(([d, n]) => `${n} × ${d}`).join(", ")}` : "");
 }
 
 function chosenDice() {
   return [Number($("d1").value), Number($("d2").value)];
 }
 
-async function fetchMoves() {
-  if (!S.dice) setDice(chosenDice());
+async function movesNow() {
+  if (S.cascade) {
+    const [die, count] = S.cascade.steps[0];
+    setDice([die, die]);
+    const r = await api("/v1/cascade-step", { position: current(), die, count, head_used: S.cascade.headUsed });
+    return r.ok ? { moves: r.data.moves, kind: `${r.data.moves.length} legal, ${cascadeText()}` } : { error: r.data.error };
+  }
   const r = await api("/v1/moves", { position: current(), dice: S.dice });
-  if (!r.ok) { status(r.data.error, true); return; }
-  S.moves = r.data.moves; S.kind = `${r.data.count} legal`; S.selected = -1;
+  return r.ok ? { moves: r.data.moves, kind: `${r.data.count} legal` } : { error: r.data.error };
+}
+
+async function fetchMoves() {
+  if (!S.dice) startRoll(chosenDice());
+  const token = ++S.asked;
+  const got = await movesNow();
+  if (token !== S.asked) return;   // a later question is on its way: its answer wins
+  if (got.error) { status(got.error, true); return; }
+  S.moves = got.moves; S.kind = got.kind; S.selected = -1;
   showMoves();
   draw();
 }
 
 async function fetchHint() {
-  if (!S.dice) setDice(chosenDice());
+  if (S.cascade) {
+    status("Hints cover normal rolls; a cascade step shows its legal plays.", true);
+    await fetchMoves();
+    return;
+  }
+  if (!S.dice) startRoll(chosenDice());
+  const token = ++S.asked;
   const r = await api("/v1/hint", { position: current(), dice: S.dice, top: 10 });
+  if (token !== S.asked) return;
   if (r.status === 503) {
     status(`Hints need the engine: ${r.data.error}. Showing the legal moves instead.`, true);
     await fetchMoves();
@@ -293,28 +343,59 @@ async function fetchHint() {
   draw();
 }
 
-// Play a move for the side on roll: its result is still seen from the mover.
+const otherSide = (side) => (side === "bottom" ? "top" : "bottom");
+
+// Play a move (or cascade step) for the side on roll: its result is still seen from the mover.
 function apply(move) {
-  const mover = S.onRoll, other = mover === "bottom" ? "top" : "bottom";
+  const mover = S.onRoll, other = otherSide(mover);
   S[mover] = move.position.mine.slice();
   S[other] = move.position.theirs.slice();
   S.log.push(`${mover}: ${S.dice ? S.dice.join("-") + " " : ""}${move.notation}`);
   if (move.game_over) S.over = mover;
-  S.onRoll = other;
-  S.dice = null;
+  S.rolledThisTurn = false;
+  if (S.cascade) advanceCascade(move);
+  else { S.onRoll = other; S.dice = null; }
   clearMoves();
+}
+
+// After a cascade step: the first number the owner cannot play in full passes what is left, and
+// every higher number, to the opponent, who plays them in order and forfeits what it cannot play.
+// When the steps run out, the owner's opponent rolls for its own normal turn.
+function advanceCascade(move) {
+  const c = S.cascade;
+  const [die, count] = c.steps.shift();
+  c.headUsed = move.head_used;
+  if (c.share === "mover" && move.moves_played < count) {
+    c.steps.unshift([die, count - move.moves_played]);
+    c.share = "opponent";
+    c.headUsed = 0;
+    S.onRoll = otherSide(S.onRoll);
+  }
+  if (!c.steps.length) {
+    S.cascade = null;
+    S.onRoll = otherSide(c.owner);
+    S.dice = null;
+  }
 }
 
 async function play() {
   if (S.selected < 0 || !canHumanMove()) return;
   const move = S.moves[S.selected];
   apply(move);
+  await nextTurn(`Played ${move.notation}.`);
+}
+
+// Whose move now: the engine's (in a game), a cascade step to list, or a roll to wait for.
+async function nextTurn(said) {
   if (S.over) { announceEnd(); return; }
-  if (S.mode === "game") {
-    await engineTurn();
-  } else {
-    status(`Played ${move.notation}. ${S.onRoll === "bottom" ? "Bottom" : "Top"} (light = bottom) to roll.`);
+  if (S.mode === "game" && S.onRoll === "top") { await engineTurn(); return; }
+  const who = S.mode === "game" ? "You" : S.onRoll === "bottom" ? "Bottom (light)" : "Top (dark)";
+  if (S.cascade) {
+    await fetchMoves();
+    status(`${said} ${who}: ${cascadeText()}.`);
+    return;
   }
+  status(`${said} ${who} to roll.`);
 }
 
 function announceEnd() {
@@ -323,7 +404,29 @@ function announceEnd() {
   showMoves();
 }
 
+// The engine's cascade step: the play after which the engine rates the opponent's position worst.
+async function engineCascadeStep(moves) {
+  if (S.engineMode !== "random" && moves.length > 1) {
+    let best = null, bestEquity = Infinity;
+    for (const m of moves) {
+      const flipped = { variant: S.variant, mine: m.position.theirs, theirs: m.position.mine, rules: S.rules };
+      const r = await api("/v1/evaluate", { position: flipped, ply: 0 });
+      if (r.status === 503) { S.engineMode = "random"; setModeLabel(); break; }
+      if (!r.ok) throw new Error(r.data.error);
+      S.engineMode = "engine";
+      if (r.data.equity < bestEquity) { best = m; bestEquity = r.data.equity; }
+    }
+    if (best && S.engineMode === "engine") return best;
+  }
+  return moves[Math.floor(Math.random() * moves.length)];
+}
+
 async function engineMove() {
+  if (S.cascade) {
+    const got = await movesNow();
+    if (got.error) throw new Error(got.error);
+    return engineCascadeStep(got.moves);
+  }
   if (S.engineMode !== "random") {
     const r = await api("/v1/engine-move", { position: current(), dice: S.dice });
     if (r.ok) { S.engineMode = "engine"; return r.data.move; }
@@ -336,29 +439,32 @@ async function engineMove() {
   return r.data.moves[Math.floor(Math.random() * r.data.moves.length)];
 }
 
+// The engine plays while it is on roll: a normal turn, or every step of its cascade or share.
 async function engineTurn() {
   S.busy = true;
-  rollDice();
-  draw();
-  status("Engine thinking...");
+  const said = [];
   try {
-    const move = await engineMove();
-    S.moves = [move]; S.selected = 0; S.kind = S.engineMode === "random" ? "random reply" : "engine reply";
-    showMoves();
-    draw();
-    await new Promise((done) => setTimeout(done, 350));   // let the arrows show before the checkers move
-    const dice = S.dice.join("-");
-    apply(move);
-    const who = S.engineMode === "random" ? "Random play" : "Engine";
-    if (S.over) { announceEnd(); return; }
-    status(`${who} rolled ${dice} and played ${move.notation}. Your roll.`);
+    while (S.onRoll === "top" && !S.over) {
+      if (!S.cascade && !S.rolledThisTurn) startRoll(randomDice());
+      draw();
+      status("Engine thinking...");
+      const move = await engineMove();
+      S.moves = [move]; S.selected = 0; S.kind = S.engineMode === "random" ? "random reply" : "engine reply";
+      showMoves();
+      draw();
+      await new Promise((done) => setTimeout(done, 350));   // let the arrows show before the checkers move
+      said.push(`${S.dice.join("-")}: ${move.notation}`);
+      apply(move);
+    }
   } catch (e) {
     status(`Engine turn failed: ${e.message}`, true);
-  } finally {
     S.busy = false;
-    setModeLabel();
-    showMoves();
+    return;
   }
+  S.busy = false;
+  setModeLabel();
+  const who = S.engineMode === "random" ? "Random play" : "Engine";
+  await nextTurn(`${who} played ${said.join("; ")}.`);
 }
 
 async function newGame(mode) {
@@ -369,6 +475,7 @@ async function newGame(mode) {
   const ok = await readPosition({ position: { variant: S.variant } });
   if (!ok) return;
   S.dice = null;
+  S.rolls = 0;
   setModeLabel();
   draw();
   status(mode === "game" ? "New game: you are the light checkers at the bottom. Roll." : "Start position. Roll or enter dice.");
@@ -378,10 +485,13 @@ async function init() {
   const dieSelects = [$("d1"), $("d2")];
   for (const s of dieSelects) for (let d = 1; d <= 6; d++) s.appendChild(new Option(String(d), String(d)));
   $("d1").value = "3"; $("d2").value = "1";
-  for (const s of dieSelects) s.addEventListener("change", () => { setDice(chosenDice()); fetchMoves(); });
-  $("roll").addEventListener("click", () => { if (canHumanMove()) { rollDice(); fetchMoves(); } });
-  $("show-moves").addEventListener("click", () => { setDice(chosenDice()); fetchMoves(); });
-  $("hint").addEventListener("click", () => { setDice(chosenDice()); fetchHint(); });
+  // In a game the dice of a turn are final once rolled or entered; in analysis they may be changed.
+  const mayRoll = () => canHumanMove() && !S.cascade && !(S.mode === "game" && S.rolledThisTurn);
+  const enterDice = (dice) => { if (mayRoll()) startRoll(dice); else if (S.dice) setDice(S.dice); };
+  for (const s of dieSelects) s.addEventListener("change", () => { enterDice(chosenDice()); fetchMoves(); });
+  $("roll").addEventListener("click", () => { if (mayRoll()) { startRoll(randomDice()); fetchMoves(); } });
+  $("show-moves").addEventListener("click", () => { enterDice(chosenDice()); fetchMoves(); });
+  $("hint").addEventListener("click", () => { enterDice(chosenDice()); fetchHint(); });
   $("play").addEventListener("click", play);
   $("new-game").addEventListener("click", () => newGame("game"));
   $("analyse").addEventListener("click", () => newGame("analyse"));
