@@ -10,10 +10,13 @@
 //! - [`batch`]: many positions at once, on all cores.
 
 pub mod batch;
+pub mod bearoff;
+pub mod eval;
 pub mod error;
 pub mod movegen;
 pub mod notation;
 pub mod position;
+pub mod search;
 pub mod variant;
 
 #[cfg(feature = "python")]
