@@ -207,6 +207,49 @@ fn mean(d: &Distribution) -> f64 {
     d.iter().enumerate().map(|(n, &p)| n as f64 * p as f64).sum()
 }
 
+/// Best final sets of the cascade's later numbers, per (set, first number):
+/// a cascade of 1-1 plays 24 moves, too many to enumerate whole.
+struct CascadeMemo {
+    best: Vec<u32>,
+}
+
+impl CascadeMemo {
+    fn new(n: usize) -> CascadeMemo {
+        CascadeMemo { best: vec![u32::MAX; n * 7] }
+    }
+}
+
+/// The index of the result of d1-d2 from `home` with the least `cost`
+/// (every result has fewer pips than `home`, so its cost is known).
+fn best_result(home: &Home, d1: u8, d2: u8, rule: BearoffRule, cost: &[f64], memo: &mut CascadeMemo) -> usize {
+    if rule == BearoffRule::Cascade && d1 == d2 {
+        return best_cascade(home, d1, cost, memo);
+    }
+    argmin(roll_results(home, d1, d2, rule).iter().map(|h| home_index(h, 15)), cost)
+}
+
+fn argmin(indices: impl Iterator<Item = usize>, cost: &[f64]) -> usize {
+    indices.min_by(|&a, &b| cost[a].total_cmp(&cost[b])).expect("a roll has a result")
+}
+
+/// The best end of a cascade that plays four of `die`, then four of each
+/// higher number, from `home`: each number's results, then recursively.
+fn best_cascade(home: &Home, die: u8, cost: &[f64], memo: &mut CascadeMemo) -> usize {
+    let i = home_index(home, 15);
+    if die > 6 {
+        return i;
+    }
+    let slot = i * 7 + die as usize;
+    if memo.best[slot] != u32::MAX {
+        return memo.best[slot] as usize;
+    }
+    let step = roll_results(home, die, die, BearoffRule::Standard);
+    let ends: Vec<usize> = step.iter().map(|h| best_cascade(h, die + 1, cost, memo)).collect();
+    let best = argmin(ends.into_iter(), cost);
+    memo.best[slot] = best as u32;
+    best
+}
+
 /// The one-sided table of one rule.
 pub struct OneSided {
     /// Rolls to bear off everything, per `home_index(_, 15)`.
@@ -224,6 +267,8 @@ impl OneSided {
         let mut first = vec![[0f32; MAX_ROLLS]; n];
         let mut off_mean = vec![0f64; n];
         let mut first_mean = vec![0f64; n];
+        let mut off_memo = CascadeMemo::new(n);
+        let mut first_memo = CascadeMemo::new(n);
         for home in &homes {
             let i = home_index(home, 15);
             let on_board = checkers(home);
@@ -240,14 +285,13 @@ impl OneSided {
             let mut dist_first = [0f64; MAX_ROLLS];
             let (mut e, mut e_first) = (1.0, 1.0);
             for (d1, d2, p) in rolls() {
-                let results = roll_results(home, d1, d2, rule);
-                let best = results.iter().map(|h| home_index(h, 15)).min_by(|&a, &b| off_mean[a].total_cmp(&off_mean[b])).unwrap();
+                let best = best_result(home, d1, d2, rule, &off_mean, &mut off_memo);
                 e += p * off_mean[best];
                 for k in 0..MAX_ROLLS - 1 {
                     dist[k + 1] += p * off[best][k] as f64;
                 }
                 if on_board == 15 {
-                    let best = results.iter().map(|h| home_index(h, 15)).min_by(|&a, &b| first_mean[a].total_cmp(&first_mean[b])).unwrap();
+                    let best = best_result(home, d1, d2, rule, &first_mean, &mut first_memo);
                     e_first += p * first_mean[best];
                     for k in 0..MAX_ROLLS - 1 {
                         dist_first[k + 1] += p * first[best][k] as f64;

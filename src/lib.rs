@@ -11,6 +11,7 @@
 
 pub mod batch;
 pub mod bearoff;
+pub mod duel;
 pub mod eval;
 pub mod error;
 pub mod movegen;
