@@ -10,6 +10,7 @@
 //! - [`batch`]: many positions at once, on all cores.
 
 pub mod batch;
+pub mod bench;
 pub mod bearoff;
 pub mod duel;
 pub mod eval;

@@ -16,10 +16,13 @@ import numpy as np
 
 from ._core import Move, Position, __version__
 from ._core import _legal_positions_many
+from ._core import Candidate, Engine, Evaluation
+from .duel import DuelResult, duel
 
 VARIANTS = ("backgammon", "nardy", "gulbara")
 
 __all__ = ["Move", "Position", "VARIANTS", "legal_positions_many", "__version__"]
+__all__ += ["Candidate", "DuelResult", "Engine", "Evaluation", "duel"]
 
 
 def legal_positions_many(

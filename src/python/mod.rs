@@ -17,6 +17,8 @@ use crate::notation::format_play;
 use crate::position::{Position, ME, THEM};
 use crate::variant::{OptionValue, Rules, Variant};
 
+mod engine;
+
 fn value_error(e: Error) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
@@ -330,6 +332,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyMove>()?;
     m.add_function(wrap_pyfunction!(_legal_positions_many, m)?)?;
     m.add_function(wrap_pyfunction!(_position_from_state, m)?)?;
+    engine::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
