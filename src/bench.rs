@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use crate::duel::{Player, RandomPlayer, Rng};
 use crate::eval::heuristic::Heuristic;
-use crate::eval::game_result;
+use crate::eval::{game_result, Evaluator};
 use crate::movegen::MoveGen;
 use crate::position::Position;
 use crate::search::{analyze, SearchConfig};
@@ -74,6 +74,32 @@ pub fn run_bench(variants: &[Variant], plies: &[u8], threads: usize) -> Vec<Benc
         }
     }
     rows
+}
+
+/// Static evaluations per second of an evaluator (one thread), over the
+/// benchmark positions and every position one roll away from them, for at
+/// least `min_seconds`. Exact shortcuts (tables, finished games) are not used.
+pub fn eval_rate(evaluator: &dyn Evaluator, variant: Variant, min_seconds: f64) -> f64 {
+    let mut positions = Vec::new();
+    let mut movegen = MoveGen::new();
+    let mut plays = Vec::new();
+    for (pos, _, _) in bench_positions(variant) {
+        for (d1, d2, _) in crate::bearoff::rolls() {
+            movegen.legal_moves(&pos, d1, d2, &mut plays);
+            positions.extend(plays.iter().map(|m| m.position.flip()).filter(|p| game_result(p).is_none()));
+        }
+    }
+    let t = Instant::now();
+    let mut evaluations = 0usize;
+    let mut sink = 0.0f32;
+    while t.elapsed().as_secs_f64() < min_seconds {
+        for p in &positions {
+            sink += evaluator.evaluate(p).win;
+        }
+        evaluations += positions.len();
+    }
+    std::hint::black_box(sink);
+    evaluations as f64 / t.elapsed().as_secs_f64()
 }
 
 #[cfg(test)]

@@ -192,6 +192,10 @@ fn play_cascade(
 /// Plays `pairs` duplicate pairs: pair k uses the dice of `seed + k` twice,
 /// with seat 0 starting and then seat 1. Games run on `threads` threads.
 pub fn duel(rules: Rules, players: [&dyn Player; 2], first_pair: u64, pairs: usize, seed: u64, threads: usize) -> Vec<GameRecord> {
+    // Build the bear-off tables now, so that no move's time includes them.
+    if let Some(rule) = crate::bearoff::BearoffRule::for_rules(&rules) {
+        crate::bearoff::tables(rule);
+    }
     let jobs: Vec<(u64, usize)> = (0..pairs as u64).flat_map(|k| [(first_pair + k, 0), (first_pair + k, 1)]).collect();
     let results = std::sync::Mutex::new(vec![GameRecord::default(); jobs.len()]);
     let next = std::sync::atomic::AtomicUsize::new(0);

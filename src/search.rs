@@ -35,9 +35,11 @@ use crate::eval::{static_evaluation, Evaluation, Evaluator, Source};
 use crate::movegen::{Move, MoveGen};
 use crate::position::Position;
 
-/// Keep at most `keep` plays within `margin` equity of the best one.
+/// Keep the best `min` plays, and more up to `keep` while they are within
+/// `margin` equity of the best one.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Filter {
+    pub min: usize,
     pub keep: usize,
     pub margin: f32,
 }
@@ -62,8 +64,8 @@ impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
             ply: 1,
-            root_filter: Filter { keep: 8, margin: 0.16 },
-            inner_filter: Filter { keep: 2, margin: 0.04 },
+            root_filter: Filter { min: 3, keep: 8, margin: 0.16 },
+            inner_filter: Filter { min: 1, keep: 2, margin: 0.04 },
             use_bearoff: true,
             threads: 0,
             cache_bits: 16,
@@ -210,7 +212,8 @@ fn sort_by_equity<T>(items: &mut [T], equity: impl Fn(&T) -> f32) {
 /// How many of the sorted `items` pass the filter (at least one).
 fn filtered<T>(items: &[T], filter: Filter, equity: impl Fn(&T) -> f32) -> usize {
     let best = equity(&items[0]);
-    items.iter().take(filter.keep.max(1)).take_while(|s| best - equity(s) <= filter.margin).count().max(1)
+    let within = items.iter().take(filter.keep.max(1)).take_while(|s| best - equity(s) <= filter.margin).count();
+    within.max(filter.min).max(1).min(items.len())
 }
 
 /// Runs `job(worker, k)` for k in 0..n on the configured threads, each
@@ -313,7 +316,7 @@ mod tests {
     }
 
     fn wide(ply: u8) -> SearchConfig {
-        let all = Filter { keep: 1000, margin: 1000.0 };
+        let all = Filter { min: 1000, keep: 1000, margin: 1000.0 };
         SearchConfig { ply, root_filter: all, inner_filter: all, threads: 1, ..SearchConfig::default() }
     }
 

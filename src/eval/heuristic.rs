@@ -13,11 +13,55 @@ use crate::variant::Variant;
 
 pub struct Heuristic {
     variant: Variant,
+    pub weights: BackgammonWeights,
+}
+
+/// The backgammon weights, in logit units (public so they can be tuned).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BackgammonWeights {
+    /// Race term weight in a pure race and in a contact position.
+    pub race: f32,
+    pub contact_race: f32,
+    pub home_point: f32,
+    pub outfield_point: f32,
+    pub anchor: f32,
+    pub prime: f32,
+    pub bar: f32,
+    pub bar_per_home_point: f32,
+    pub direct_shot: f32,
+    pub indirect_shot: f32,
+    /// The on-roll player's own blots count this much of the opponent's.
+    pub own_blot: f32,
+    /// Gammon share of a win: `0.8 * sigmoid(slope * lead - offset)`.
+    pub gammon_slope: f32,
+    pub gammon_offset: f32,
+}
+
+impl Default for BackgammonWeights {
+    fn default() -> Self {
+        // Judgement first, then a few coordinate-search steps against pubeval
+        // (examples/tune_heuristic.rs, 1,000 duplicate games per trial).
+        BackgammonWeights {
+            race: 1.1,
+            contact_race: 0.9,
+            home_point: 0.27,
+            outfield_point: 0.08,
+            anchor: 0.09,
+            prime: 1.0,
+            bar: 0.23,
+            bar_per_home_point: 0.12,
+            direct_shot: 0.22,
+            indirect_shot: 0.08,
+            own_blot: 0.5,
+            gammon_slope: 1.5,
+            gammon_offset: 3.0,
+        }
+    }
 }
 
 impl Heuristic {
     pub fn new(variant: Variant) -> Heuristic {
-        Heuristic { variant }
+        Heuristic { variant, weights: BackgammonWeights::default() }
     }
 }
 
@@ -28,10 +72,10 @@ impl Evaluator for Heuristic {
 
     fn evaluate(&self, pos: &Position) -> Evaluation {
         let score = match self.variant {
-            Variant::Backgammon => backgammon_score(pos),
+            Variant::Backgammon => backgammon_score(pos, &self.weights),
             Variant::Nardy | Variant::GulBara => nardy_score(pos),
         };
-        with_gammons(pos, score)
+        with_gammons(pos, score, self.weights.gammon_slope, self.weights.gammon_offset)
     }
 }
 
@@ -57,25 +101,28 @@ fn prime_bonus(len: u32) -> f32 {
     [0.0, 0.0, 0.05, 0.2, 0.45, 0.8, 1.3][len.min(6) as usize]
 }
 
-fn backgammon_score(pos: &Position) -> f32 {
+fn backgammon_score(pos: &Position, w: &BackgammonWeights) -> f32 {
     if pos.is_race() {
-        return race_term(pos, 4.0, 1.1);
+        return race_term(pos, 4.0, w.race);
     }
     let flipped = pos.flip();
     // Blots of the player on roll are less exposed: it moves first.
-    race_term(pos, 4.0, 0.6) + backgammon_board(pos, 0.5) - backgammon_board(&flipped, 1.0)
+    race_term(pos, 4.0, w.contact_race) + backgammon_board(pos, w.own_blot, w) - backgammon_board(&flipped, 1.0, w)
 }
 
 /// Board features of the mover of `pos` (its blots weighted by `blot_weight`).
-fn backgammon_board(pos: &Position, blot_weight: f32) -> f32 {
+fn backgammon_board(pos: &Position, blot_weight: f32, w: &BackgammonWeights) -> f32 {
     let made = pos.stacked(ME);
     let home_points = (made & 0x3F).count_ones() as f32;
     let outfield_points = (made & 0x7C0).count_ones() as f32; // points 7..11
     let anchors = (made & 0xFC_0000).count_ones().min(2) as f32; // points 19..24
-    let mut score = 0.18 * home_points + 0.08 * outfield_points + 0.2 * anchors + prime_bonus(longest_run(made));
+    let mut score = w.home_point * home_points
+        + w.outfield_point * outfield_points
+        + w.anchor * anchors
+        + w.prime * prime_bonus(longest_run(made));
     // The bar costs more against a strong home board of the opponent.
     let their_home = (pos.stacked(THEM) & 0xFC_0000).count_ones() as f32;
-    score -= pos.bar(ME) as f32 * (0.35 + 0.12 * their_home);
+    score -= pos.bar(ME) as f32 * (w.bar + w.bar_per_home_point * their_home);
     // Blots the opponent can reach: it moves up the mover's numbering, from
     // its checkers below the blot (or from its bar, below point 1).
     let their_lowest = if pos.bar(THEM) > 0 { -1 } else { pos.occupied(THEM).trailing_zeros() as i32 };
@@ -90,7 +137,7 @@ fn backgammon_board(pos: &Position, blot_weight: f32) -> f32 {
         let from_board = if below != 0 { i - (31 - below.leading_zeros() as i32) } else { i32::MAX };
         let from_bar = if pos.bar(THEM) > 0 { i + 1 } else { i32::MAX };
         let d = from_board.min(from_bar);
-        let exposure = if d <= 6 { 0.22 } else if d <= 12 { 0.08 } else { 0.0 };
+        let exposure = if d <= 6 { w.direct_shot } else if d <= 12 { w.indirect_shot } else { 0.0 };
         // A blot deep in the opponent's path costs more pips when hit.
         score -= blot_weight * exposure * (0.5 + i as f32 / 24.0);
     }
@@ -128,10 +175,10 @@ fn nardy_board(pos: &Position) -> f32 {
 }
 
 /// Win chance from the score, with gammon shares for the side ahead.
-fn with_gammons(pos: &Position, score: f32) -> Evaluation {
+fn with_gammons(pos: &Position, score: f32, slope: f32, offset: f32) -> Evaluation {
     let win = sigmoid(score);
     // The winner's gammon share rises with its lead; none once the loser is off.
-    let share = |lead: f32| sigmoid(1.5 * lead - 3.0) * 0.8;
+    let share = |lead: f32| sigmoid(slope * lead - offset) * 0.8;
     let win_gammon = if borne_off(pos, THEM) == 0 { win * share(score) } else { 0.0 };
     let lose_gammon = if borne_off(pos, ME) == 0 { (1.0 - win) * share(-score) } else { 0.0 };
     let backgammon_share = if pos.variant() == Variant::Backgammon { 0.1 } else { 0.0 };

@@ -107,7 +107,8 @@ pub struct PyEngine {
 }
 
 /// Engine options (everything else passed to `Engine` is a rule option).
-const ENGINE_OPTIONS: &[&str] = &["evaluator", "threads", "bearoff", "filter_keep", "filter_margin", "inner_keep", "inner_margin"];
+const ENGINE_OPTIONS: &[&str] =
+    &["evaluator", "threads", "bearoff", "filter_min", "filter_keep", "filter_margin", "inner_min", "inner_keep", "inner_margin"];
 
 impl PyEngine {
     fn check_position(&self, pos: &PyPosition) -> PyResult<()> {
@@ -133,7 +134,8 @@ fn dice(d1: i64, d2: i64) -> PyResult<(u8, u8)> {
 #[pymethods]
 impl PyEngine {
     /// `Engine(variant, ply=1, evaluator="heuristic", threads=0, bearoff=True,
-    /// filter_keep=8, filter_margin=0.16, inner_keep=2, inner_margin=0.04, **rules)`.
+    /// filter_min=3, filter_keep=8, filter_margin=0.16, inner_min=1,
+    /// inner_keep=2, inner_margin=0.04, **rules)`.
     #[new]
     #[pyo3(signature = (variant = "backgammon", ply = 1, **options))]
     fn new(py: Python<'_>, variant: &str, ply: i64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
@@ -151,6 +153,8 @@ impl PyEngine {
                     "evaluator" => evaluator_name = value.extract().map_err(|_| bad("a name"))?,
                     "threads" => config.threads = value.extract().map_err(|_| bad("a whole number >= 0"))?,
                     "bearoff" => config.use_bearoff = value.extract().map_err(|_| bad("True or False"))?,
+                    "filter_min" => config.root_filter.min = value.extract().map_err(|_| bad("a whole number >= 0"))?,
+                    "inner_min" => config.inner_filter.min = value.extract().map_err(|_| bad("a whole number >= 0"))?,
                     "filter_keep" => config.root_filter.keep = value.extract().map_err(|_| bad("a whole number >= 1"))?,
                     "filter_margin" => config.root_filter.margin = value.extract().map_err(|_| bad("a number"))?,
                     "inner_keep" => config.inner_filter.keep = value.extract().map_err(|_| bad("a whole number >= 1"))?,
@@ -309,6 +313,15 @@ fn _bench(py: Python<'_>, variants: Vec<String>, plies: Vec<u8>, threads: usize)
     Ok(rows.into_iter().map(|r| (r.variant.name().to_string(), r.position, r.dice, r.ply, r.nodes, r.seconds, r.best)).collect())
 }
 
+/// Static evaluations per second of an evaluator on one thread (see `bench::eval_rate`).
+#[pyfunction]
+#[pyo3(signature = (variant, evaluator = "heuristic", seconds = 1.0))]
+fn _eval_rate(py: Python<'_>, variant: &str, evaluator: &str, seconds: f64) -> PyResult<f64> {
+    let variant = Variant::parse(variant).map_err(value_error)?;
+    let ev = evaluator_by_name(evaluator, variant).map_err(value_error)?;
+    Ok(py.allow_threads(|| bench::eval_rate(ev.as_ref(), variant, seconds.clamp(0.0, 60.0))))
+}
+
 /// Registers this file's classes and functions in `tavla._core`.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyEngine>()?;
@@ -318,5 +331,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_pubeval_score, m)?)?;
     m.add_function(wrap_pyfunction!(_duel, m)?)?;
     m.add_function(wrap_pyfunction!(_bench, m)?)?;
+    m.add_function(wrap_pyfunction!(_eval_rate, m)?)?;
     Ok(())
 }
