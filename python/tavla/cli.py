@@ -100,10 +100,8 @@ def run_serve(args: argparse.Namespace) -> int:
     return serve(args)
 
 
-# Game sub-commands live in their own module; importing it registers them.
-from . import cli_games  # noqa: E402,F401
 def add_duel_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("player0", help="random, heuristic[:PLY], pubeval[:PLY], pips[:PLY] or gnubg[:PLY]")
+    p.add_argument("player0", help="random, network[:PLY], heuristic[:PLY], pubeval[:PLY], pips[:PLY] or gnubg[:PLY]")
     p.add_argument("player1", help="the opponent, in the same form")
     p.add_argument("--variant", default="backgammon", choices=tavla.VARIANTS)
     p.add_argument("--games", type=int, default=100, help="games (rounded up to duplicate pairs)")
@@ -141,6 +139,10 @@ def run_bench(args: argparse.Namespace) -> int:
     seconds = sum(r[5] for r in rows)
     print(f"total: {nodes} nodes in {seconds:.3f} s, {nodes / max(seconds, 1e-9):.0f} nodes/s")
     return 0
+
+
+# Game sub-commands live in their own module; importing it registers them.
+from . import cli_games  # noqa: E402,F401
 
 
 def main(argv: Sequence[str] | None = None) -> int:

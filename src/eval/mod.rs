@@ -12,6 +12,7 @@
 
 pub mod fake;
 pub mod heuristic;
+pub mod neural;
 pub mod pubeval;
 
 use crate::bearoff;
@@ -170,10 +171,11 @@ pub fn static_evaluation(evaluator: &dyn Evaluator, pos: &Position, use_bearoff:
 pub fn evaluator_by_name(name: &str, variant: Variant) -> Result<Box<dyn Evaluator>> {
     match name {
         "heuristic" => Ok(Box::new(heuristic::Heuristic::new(variant))),
+        "network" | "net" | "nn" => Ok(Box::new(neural::Network::shipped(variant))),
         "pubeval" if variant == Variant::Backgammon => Ok(Box::new(pubeval::PubEval)),
         "pubeval" => Err(Error::new(format!("pubeval evaluates backgammon only, not {}", variant.name()))),
         "pips" | "fake" => Ok(Box::new(fake::PipCount)),
-        other => Err(Error::new(format!("unknown evaluator {other:?}: use heuristic, pubeval or pips"))),
+        other => Err(Error::new(format!("unknown evaluator {other:?}: use network, heuristic, pubeval or pips"))),
     }
 }
 

@@ -133,7 +133,7 @@ fn dice(d1: i64, d2: i64) -> PyResult<(u8, u8)> {
 
 #[pymethods]
 impl PyEngine {
-    /// `Engine(variant, ply=1, evaluator="heuristic", threads=0, bearoff=True,
+    /// `Engine(variant, ply=1, evaluator="network", threads=0, bearoff=True,
     /// filter_min=3, filter_keep=8, filter_margin=0.16, inner_min=1,
     /// inner_keep=2, inner_margin=0.04, **rules)`.
     #[new]
@@ -144,7 +144,7 @@ impl PyEngine {
         }
         let py_rules = PyDict::new(py);
         let mut config = SearchConfig { ply: ply as u8, ..SearchConfig::default() };
-        let mut evaluator_name = "heuristic".to_string();
+        let mut evaluator_name = "network".to_string();
         if let Some(options) = options {
             for (key, value) in options.iter() {
                 let name: String = key.extract()?;
