@@ -87,13 +87,14 @@ def add_duel_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=0, help="0 = all cores")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--rule", action="append", type=rule_option, metavar="NAME=VALUE", help="a rule option")
 
 
 @command("duel", "play cubeless duplicate-dice games between two players", add_duel_arguments)
 def run_duel(args: argparse.Namespace) -> int:
     result = tavla.duel(
         args.variant, args.player0, args.player1, args.games,
-        seed=args.seed, threads=args.threads, progress=not args.no_progress,
+        seed=args.seed, threads=args.threads, progress=not args.no_progress, **dict(args.rule or []),
     )
     print(result.summary())
     return 0
