@@ -151,3 +151,6 @@ def test_cli_duel_and_bench(capsys):
     out = capsys.readouterr().out
     assert "nodes/s" in out
     assert main(["duel", "gnubg", "random", "--variant", "nardy", "--games", "2"]) == 2
+    rule = ["--rule", "cascade_after_rolls=200", "--no-progress"]
+    assert main(["duel", "pips:0", "random", "--variant", "gulbara", "--games", "2", *rule]) == 0
+    assert main(["duel", "gnubg", "random", "--games", "2", "--rule", "x=1"]) == 2
