@@ -164,7 +164,7 @@ impl PyEngine {
             }
         }
         for f in [config.root_filter, config.inner_filter] {
-            if f.keep == 0 || !(f.margin >= 0.0) {
+            if f.keep == 0 || f.margin.is_nan() || f.margin < 0.0 {
                 return Err(PyValueError::new_err(format!(
                     "a move filter keeps at least 1 play within a margin >= 0, not {} within {}",
                     f.keep, f.margin
