@@ -121,6 +121,26 @@ def run_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_bearoff_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", default="backgammon", choices=tavla.VARIANTS)
+    p.add_argument("--home", default="0,0,0,0,0,15", help="6 counts, points 1..6 (default: 15 on the 6 point)")
+    p.add_argument("--rule", action="append", type=rule_option, metavar="NAME=VALUE", help="a rule option")
+
+
+@command("bearoff", "build the exact bear-off tables and show one position's distribution", add_bearoff_arguments)
+def run_bearoff(args: argparse.Namespace) -> int:
+    from ._core import _bearoff_info
+
+    home = parse_counts(args.home, "--home")
+    seconds, dist, mean = _bearoff_info(args.variant, home, **dict(args.rule or []))
+    print(f"{args.variant} bear-off tables ready in {seconds:.2f} s")
+    print(f"home {home}: expected {mean:.4f} rolls to bear off")
+    for n, p in enumerate(dist):
+        if p > 0:
+            print(f"  {n:2d} rolls: {p:.6f}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tavla", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"tavla {tavla.__version__}")
