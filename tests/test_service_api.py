@@ -216,7 +216,8 @@ def test_cascade_step_refuses_bad_input(client, openapi, body, words):
 # -- bad input: 4xx naming the problem ------------------------------------------------------
 
 BAD = [
-    ({"position": {"variant": "chess"}, "dice": [3, 1]}, 422, "unknown variant"),
+    ({"position": {"variant": "chess"}, "dice": [3, 1]}, 422,
+     "position.variant: Input should be 'backgammon', 'nardy' or 'gulbara'"),
     ({"position": START_BG, "dice": [7, 1]}, 422, "dice.0"),
     ({"position": START_BG, "dice": [0, 1]}, 422, "dice.0"),
     ({"position": START_BG, "dice": [3]}, 422, "dice"),
@@ -330,7 +331,7 @@ def test_engine_routes_refuse_bad_input(client, openapi, path):
     negative = post(client, openapi, path, engine_request(path, ply=-1), 422)
     assert "ply" in negative["error"]
     bad_variant = post(client, openapi, path, engine_request(path, position={"variant": "go"}), 422)
-    assert "unknown variant" in bad_variant["error"]
+    assert "position.variant" in bad_variant["error"]
     if path != "/v1/evaluate":
         no_dice = post(client, openapi, path, {"position": START_BG}, 422)
         assert "dice are missing" in no_dice["error"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Union
+from typing import Dict, List, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import Annotated
@@ -22,7 +22,7 @@ class Strict(BaseModel):
 class PlainPosition(Strict):
     """The project's plain form, always from the player on roll."""
 
-    variant: str = Field("backgammon", description="backgammon, nardy or gulbara")
+    variant: Literal["backgammon", "nardy", "gulbara"] = Field("backgammon")
     mine: Optional[CountsIn] = Field(
         None,
         description="the player on roll: 25 counts in its own numbering (index i = point i+1, index 24 = bar); "
