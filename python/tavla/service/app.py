@@ -221,8 +221,10 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
                 raise engine_value_error(e) from None
 
         candidates, seconds = await pool.run(work)
+        # diff is computed here from the equities so that its sign is always as documented (<= 0).
+        best = candidates[0].equity if candidates else 0.0
         out = [
-            CandidateOut(rank=k, move=move_out(c.move), equity=c.equity, diff=c.diff,
+            CandidateOut(rank=k, move=move_out(c.move), equity=c.equity, diff=c.equity - best,
                          probabilities=probabilities(c.evaluation))
             for k, c in enumerate(candidates, 1)
         ]
