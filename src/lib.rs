@@ -7,20 +7,29 @@
 //! - [`position`]: the bitboard position, seen from the player on roll;
 //! - [`movegen`]: legal turns and gul bara cascade steps;
 //! - [`notation`]: the usual move notation ("24/18 13/11", "bar/22*");
-//! - [`batch`]: many positions at once, on all cores.
+//! - [`batch`]: many positions at once, on all cores;
+//! - [`dice`]: seeded dice;
+//! - [`game`]: whole games and matches, the cube, trivial players;
+//! - [`formats`]: XGID, GNU Backgammon IDs, FIBS boards and the project's JSON.
 
 pub mod batch;
+pub mod dice;
+pub mod formats;
+pub mod game;
 pub mod error;
 pub mod movegen;
+pub mod nn;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod rollout;
 pub mod variant;
 
 #[cfg(feature = "python")]
 mod python;
 
 pub use error::{Error, Result};
+pub use game::{Game, Phase};
 pub use movegen::{legal_moves, Move, MoveGen, Play, Step};
 pub use position::Position;
 pub use variant::{FenceRule, HeadException, OptionValue, Rules, Variant};

@@ -16,10 +16,15 @@ import numpy as np
 
 from ._core import Move, Position, __version__, perft
 from ._core import _legal_positions_many
+from ._core import Game, Match, simulate_games
+from . import formats
 
 VARIANTS = ("backgammon", "nardy", "gulbara")
 
-__all__ = ["Move", "Position", "VARIANTS", "legal_positions_many", "perft", "__version__"]
+__all__ = [
+    "Move", "Position", "VARIANTS", "legal_positions_many", "perft", "__version__",
+    "Game", "Match", "simulate_games", "formats",
+]
 
 
 def legal_positions_many(

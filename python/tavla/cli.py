@@ -100,6 +100,10 @@ def run_serve(args: argparse.Namespace) -> int:
     return serve(args)
 
 
+# Game sub-commands live in their own module; importing it registers them.
+from . import cli_games  # noqa: E402,F401
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tavla", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"tavla {tavla.__version__}")

@@ -6,6 +6,9 @@
 //! (PyO3 turns one into `PanicException`, and the core has none reachable
 //! from valid or invalid input; the Python tests throw bad input at it).
 
+mod game;
+mod nn;
+
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyDict, PyInt, PyString};
@@ -363,6 +366,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_legal_positions_many, m)?)?;
     m.add_function(wrap_pyfunction!(_position_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
+    nn::register(m)?;
+    game::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,0 +1,38 @@
+"""Sub-commands for whole games: ``tavla play`` and ``tavla show``."""
+
+from __future__ import annotations
+
+import argparse
+
+import tavla
+
+from .cli import command, rule_option
+
+
+def add_play_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", default="backgammon", choices=tavla.VARIANTS)
+    p.add_argument("--match", type=int, default=0, metavar="N", help="play a match to N points (default: one money game)")
+    p.add_argument("--seed", type=int, help="seed the dice (for a repeatable game)")
+    p.add_argument("--no-cube", action="store_true", help="play without the doubling cube")
+    p.add_argument("--beaver", action="store_true", help="allow beavers (money play)")
+    p.add_argument("--rule", action="append", type=rule_option, metavar="NAME=VALUE", help="a rule option")
+
+
+@command("play", "play a game or match against the engine in the terminal", add_play_arguments)
+def run_play(args: argparse.Namespace) -> int:
+    from .play import play
+
+    if args.match < 0:
+        raise ValueError(f"--match must be 0 (money) or a number of points, not {args.match}")
+    return play(args.variant, args.match, args.seed, not args.no_cube, args.beaver, dict(args.rule or []))
+
+
+def add_show_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("position", help="an XGID, a GNU Backgammon ID (PositionID[:MatchID]), a FIBS board, or JSON")
+
+
+@command("show", "draw a position given as XGID, GNU Backgammon ID, FIBS board or JSON", add_show_arguments)
+def run_show(args: argparse.Namespace) -> int:
+    from .play import show
+
+    return show(args.position)

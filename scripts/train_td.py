@@ -1,0 +1,62 @@
+"""Self-play TD(0) training of a variant's network, reproducible from its seed.
+
+    python scripts/train_td.py --variant backgammon --games 200000 --hidden 64 --seed 1
+
+Trains in chunks (each chunk's dice come from seed and chunk number), prints a
+progress line per chunk with the score against random play, keeps a
+checkpoint in data/ (ignored by git) and writes the final network to
+weights/<variant>.tnn, which the library compiles in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from tavla import _core
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--variant", required=True, choices=["backgammon", "nardy", "gulbara"])
+    p.add_argument("--games", type=int, default=200_000)
+    p.add_argument("--hidden", type=int, default=64)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--rate", type=float, default=0.1, help="learning rate at the start")
+    p.add_argument("--rate-end", type=float, default=0.02, help="learning rate at the end (linear)")
+    p.add_argument("--chunk", type=int, default=2000)
+    p.add_argument("--check-games", type=int, default=400, help="games against random per progress line")
+    p.add_argument("--resume", type=Path, help="start from this network file instead of random weights")
+    p.add_argument("--out", type=Path)
+    args = p.parse_args()
+
+    out = args.out or ROOT / "weights" / f"{args.variant}.tnn"
+    checkpoint = ROOT / "data" / f"{args.variant}-h{args.hidden}-s{args.seed}.tnn"
+    checkpoint.parent.mkdir(exist_ok=True)
+    net = args.resume.read_bytes() if args.resume else _core.td_new_network(args.variant, args.hidden, args.seed)
+    chunks = max(1, args.games // args.chunk)
+    start = time.perf_counter()
+    for k in range(chunks):
+        rate = args.rate + (args.rate_end - args.rate) * k / max(1, chunks - 1)
+        net, games, turns, gammons = _core.td_train(net, args.variant, args.chunk, args.seed * 1_000_003 + k, rate)
+        checkpoint.write_bytes(net)
+        done = (k + 1) * args.chunk
+        elapsed = time.perf_counter() - start
+        score = _core.td_score_vs_random(net, args.variant, args.check_games, 7) if args.check_games else float("nan")
+        bar = "#" * int(30 * (k + 1) / chunks)
+        print(
+            f"[{bar:<30}] {done:>8} games  {done / elapsed:6.0f} games/s  rate {rate:.3f}  "
+            f"{turns / games:5.1f} turns/game  gammons {gammons / games:.2f}  vs random {score:+.3f}",
+            flush=True,
+        )
+    out.write_bytes(net)
+    print(f"wrote {out} ({len(net)} bytes) after {chunks * args.chunk} games in {time.perf_counter() - start:.0f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

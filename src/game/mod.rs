@@ -1,0 +1,586 @@
+//! Whole games: the opening roll-off, dice, turns, passes, the doubling cube,
+//! gul bara's cascades, and the result, as `shared/RULES.md` states them.
+//!
+//! A [`Game`] knows whose turn it is and what may happen next (its
+//! [`Phase`]); every action is checked and refused with a message naming the
+//! problem, leaving the game as it was. Players are numbered 0 and 1 for the
+//! whole game; the current [`Position`] is always seen from the player whose
+//! turn it is (the player on roll, or the doubler while a double is offered).
+
+pub mod cube;
+pub mod entry;
+pub mod matches;
+pub mod players;
+pub mod record;
+pub mod result;
+
+use crate::dice::Dice;
+use crate::error::{Error, Result};
+use crate::movegen::{check_die, with_generator, Move, Play};
+use crate::position::{Position, CHECKERS, ME};
+use crate::variant::{Rules, Variant};
+
+pub use cube::{Cube, CubeRules};
+pub use result::{Ending, GameResult};
+
+/// What the game waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Each player rolls one die to decide who starts.
+    OpeningRoll,
+    /// The player on turn may double, then rolls.
+    Roll,
+    /// The player on turn picks one of [`Game::legal_moves`].
+    Move,
+    /// The player on turn has doubled; the opponent takes, beavers or passes.
+    DoubleOffered,
+    Over,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::OpeningRoll => "opening_roll",
+            Phase::Roll => "roll",
+            Phase::Move => "move",
+            Phase::DoubleOffered => "double_offered",
+            Phase::Over => "over",
+        }
+    }
+}
+
+/// A game's place in a match (all zero for money play).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Stakes {
+    /// 0 for money play.
+    pub match_length: u32,
+    /// Points each player had before this game.
+    pub score: [u32; 2],
+    /// Nobody may double in this game.
+    pub crawford_game: bool,
+}
+
+impl Stakes {
+    pub fn money() -> Stakes {
+        Stakes::default()
+    }
+    pub fn is_money(&self) -> bool {
+        self.match_length == 0
+    }
+}
+
+/// Everything that happened in a game, in order: enough to replay it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// One roll-off attempt: `dice[p]` is player p's die (equal dice roll again).
+    OpeningRoll { dice: [u8; 2] },
+    /// The game began without a roll-off (a match's later games).
+    Begin { starter: usize },
+    Roll { player: usize, dice: [u8; 2] },
+    /// A turn, or one step of a cascade (`step` = (number, moves asked)).
+    Move { player: usize, play: Play, step: Option<(u8, u8)> },
+    Double { player: usize },
+    Take { player: usize },
+    Beaver { player: usize },
+    Pass { player: usize },
+}
+
+/// The numbers of a gul bara cascade still to be played, and by whom.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Cascade {
+    /// (number, moves) still to play, in order; the first is being played.
+    steps: Vec<(u8, u8)>,
+    /// Head checkers used so far in this share (the head rule's count).
+    head_used: u8,
+    /// The opponent is playing the roller's unplayed moves.
+    handed_over: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    cube_rules: CubeRules,
+    stakes: Stakes,
+    dice_source: Dice,
+    /// Seen from `turn`.
+    position: Position,
+    turn: usize,
+    starter: Option<usize>,
+    phase: Phase,
+    dice: Option<[u8; 2]>,
+    /// Rolls of two dice so far, both players (the roll-off not counted).
+    rolls: u32,
+    cube: Cube,
+    cascade: Option<Cascade>,
+    /// `last_roll_draw`: the starter has finished and the other plays its last turn.
+    last_turn: bool,
+    moves: Vec<Move>,
+    history: Vec<Event>,
+    result: Option<GameResult>,
+}
+
+fn check_dice(dice: [u8; 2]) -> Result<[u8; 2]> {
+    Ok([check_die(dice[0] as i64)?, check_die(dice[1] as i64)?])
+}
+
+fn check_player(player: usize) -> Result<usize> {
+    if player > 1 {
+        return Err(Error::new(format!("player {player} does not exist: players are 0 and 1")));
+    }
+    Ok(player)
+}
+
+impl Game {
+    /// A new game waiting for its opening roll-off; `seed` drives the dice
+    /// whenever the caller does not supply them.
+    pub fn new(rules: Rules, cube_rules: CubeRules, stakes: Stakes, seed: u64) -> Result<Game> {
+        Self::check_settings(&cube_rules, &stakes)?;
+        Ok(Game {
+            rules,
+            cube_rules,
+            stakes,
+            dice_source: Dice::new(seed),
+            position: Position::start(rules),
+            turn: 0,
+            starter: None,
+            phase: Phase::OpeningRoll,
+            dice: None,
+            rolls: 0,
+            cube: Cube::default(),
+            cascade: None,
+            last_turn: false,
+            moves: Vec::new(),
+            history: Vec::new(),
+            result: None,
+        })
+    }
+
+    /// A game continuing from a snapshot (a position with turn, dice, cube
+    /// and score). A snapshot does not tell how many rolls came before, so
+    /// `rolls` says it (gul bara's first rolls do not cascade); `starter` is
+    /// needed only for `last_roll_draw`.
+    pub fn from_snapshot(s: &crate::formats::Snapshot, rolls: u32, starter: Option<usize>, seed: u64) -> Result<Game> {
+        s.validate()?;
+        let mut game = Game::new(*s.rules(), s.cube_rules, s.stakes, seed)?;
+        if let Some(st) = starter {
+            check_player(st)?;
+        }
+        if s.position.is_game_over() {
+            return Err(Error::new("the position is already over: a player has borne off all its checkers"));
+        }
+        if s.double_offered && s.dice.is_some() {
+            return Err(Error::new("a double is offered before rolling, so there cannot be dice as well"));
+        }
+        game.position = s.position;
+        game.turn = s.turn;
+        game.starter = starter;
+        game.cube = s.cube;
+        game.rolls = rolls;
+        game.phase = Phase::Roll;
+        if s.double_offered {
+            game.cube.check_double(s.turn, &s.cube_rules, s.stakes.crawford_game)?;
+            game.phase = Phase::DoubleOffered;
+        } else if let Some(d) = s.dice {
+            game.rolls += 1;
+            game.begin_turn(d);
+        }
+        Ok(game)
+    }
+
+    /// A money game with the default cube.
+    pub fn money(rules: Rules, seed: u64) -> Game {
+        Game::new(rules, CubeRules::default(), Stakes::money(), seed).expect("money defaults are valid")
+    }
+
+    fn check_settings(cube: &CubeRules, stakes: &Stakes) -> Result<()> {
+        if !stakes.is_money() {
+            if cube.beaver || cube.jacoby {
+                return Err(Error::new("beaver and Jacoby belong to money play, not to a match"));
+            }
+            for (p, &s) in stakes.score.iter().enumerate() {
+                if s >= stakes.match_length {
+                    return Err(Error::new(format!(
+                        "player {p}'s score {s} already reaches the match length {}: the match is over",
+                        stakes.match_length
+                    )));
+                }
+            }
+        } else if stakes.crawford_game || stakes.score != [0, 0] {
+            return Err(Error::new("a score and the Crawford game need a match length above 0"));
+        }
+        if !cube.max_value.is_power_of_two() || cube.max_value < 1 {
+            return Err(Error::new(format!("the cube limit must be a power of two, not {}", cube.max_value)));
+        }
+        Ok(())
+    }
+
+    // ----- state -----
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    pub fn cube_rules(&self) -> &CubeRules {
+        &self.cube_rules
+    }
+    pub fn stakes(&self) -> &Stakes {
+        &self.stakes
+    }
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    /// The player to act: on roll, to move, or (while a double is offered) the doubler.
+    pub fn turn(&self) -> usize {
+        self.turn
+    }
+    /// The player who must answer an offered double.
+    pub fn decider(&self) -> Option<usize> {
+        (self.phase == Phase::DoubleOffered).then_some(1 - self.turn)
+    }
+    pub fn starter(&self) -> Option<usize> {
+        self.starter
+    }
+    /// The position seen from the player whose turn it is.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+    /// The position seen from `player`.
+    pub fn position_for(&self, player: usize) -> Position {
+        if player == self.turn {
+            self.position
+        } else {
+            self.position.flip()
+        }
+    }
+    /// The dice of the turn being played (None before the roll).
+    pub fn dice(&self) -> Option<[u8; 2]> {
+        self.dice
+    }
+    /// The cascade step being played: (number, moves asked), gul bara only.
+    pub fn cascade_step(&self) -> Option<(u8, u8)> {
+        self.cascade.as_ref().map(|c| c.steps[0])
+    }
+    /// Whether the player on turn is playing the opponent's unplayed cascade moves.
+    pub fn is_cascade_handover(&self) -> bool {
+        self.cascade.as_ref().is_some_and(|c| c.handed_over)
+    }
+    pub fn rolls(&self) -> u32 {
+        self.rolls
+    }
+    pub fn cube(&self) -> Cube {
+        self.cube
+    }
+    pub fn is_last_turn(&self) -> bool {
+        self.last_turn
+    }
+    /// The legal moves now (empty outside the move phase; one empty move for a pass).
+    pub fn legal_moves(&self) -> &[Move] {
+        &self.moves
+    }
+    pub fn history(&self) -> &[Event] {
+        &self.history
+    }
+    pub fn result(&self) -> Option<GameResult> {
+        self.result
+    }
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// Why the player on turn may not double now, or `Ok`.
+    pub fn check_double(&self) -> Result<()> {
+        if self.phase != Phase::Roll {
+            return Err(Error::new(format!(
+                "a double is offered before rolling, and the game is now in its {} phase",
+                self.phase.name()
+            )));
+        }
+        if self.last_turn {
+            return Err(Error::new("no doubling during the last turn of a finished game"));
+        }
+        self.cube.check_double(self.turn, &self.cube_rules, self.stakes.crawford_game)
+    }
+
+    pub fn may_double(&self) -> bool {
+        self.check_double().is_ok()
+    }
+
+    fn expect_phase(&self, phase: Phase, action: &str) -> Result<()> {
+        if self.phase != phase {
+            return Err(Error::new(format!(
+                "cannot {action} now: the game is in its {} phase, not {}",
+                self.phase.name(),
+                phase.name()
+            )));
+        }
+        Ok(())
+    }
+
+    // ----- starting -----
+
+    /// One roll-off attempt: `dice[p]` is player p's die (from the seeded dice
+    /// when None). Returns the starter, or None when the dice were equal and
+    /// the players roll again. Backgammon's starter plays the two opening
+    /// dice; in the nardy games the starter then rolls for its first turn.
+    pub fn roll_off(&mut self, dice: Option<[u8; 2]>) -> Result<Option<usize>> {
+        self.expect_phase(Phase::OpeningRoll, "roll to start")?;
+        let dice = match dice {
+            Some(d) => check_dice(d)?,
+            None => [self.dice_source.die(), self.dice_source.die()],
+        };
+        self.history.push(Event::OpeningRoll { dice });
+        if dice[0] == dice[1] {
+            return Ok(None);
+        }
+        let starter = if dice[0] > dice[1] { 0 } else { 1 };
+        self.starter = Some(starter);
+        self.turn = starter;
+        self.position = Position::start(self.rules);
+        if self.rules.variant == Variant::Backgammon {
+            self.rolls = 1;
+            self.begin_turn([dice[starter], dice[1 - starter]]);
+        } else {
+            self.phase = Phase::Roll;
+        }
+        Ok(Some(starter))
+    }
+
+    /// Rolls off until someone starts (seeded dice); returns the starter.
+    pub fn decide_starter(&mut self) -> Result<usize> {
+        loop {
+            if let Some(s) = self.roll_off(None)? {
+                return Ok(s);
+            }
+        }
+    }
+
+    /// Starts without a roll-off, `starter` to roll first (a match's later games).
+    pub fn begin_with(&mut self, starter: usize) -> Result<()> {
+        self.expect_phase(Phase::OpeningRoll, "begin")?;
+        let starter = check_player(starter)?;
+        self.history.push(Event::Begin { starter });
+        self.starter = Some(starter);
+        self.turn = starter;
+        self.phase = Phase::Roll;
+        Ok(())
+    }
+
+    // ----- rolling and moving -----
+
+    /// Rolls for the player on turn (seeded dice when None) and returns the dice.
+    pub fn roll(&mut self, dice: Option<[u8; 2]>) -> Result<[u8; 2]> {
+        self.expect_phase(Phase::Roll, "roll")?;
+        let dice = match dice {
+            Some(d) => check_dice(d)?,
+            None => self.dice_source.roll(),
+        };
+        self.history.push(Event::Roll { player: self.turn, dice });
+        self.rolls += 1;
+        self.begin_turn(dice);
+        Ok(dice)
+    }
+
+    fn begin_turn(&mut self, dice: [u8; 2]) {
+        self.dice = Some(dice);
+        self.phase = Phase::Move;
+        let cascades = self.rules.variant == Variant::GulBara
+            && dice[0] == dice[1]
+            && self.rolls > self.rules.cascade_after_rolls as u32;
+        if cascades {
+            let steps = (dice[0]..=6).map(|d| (d, 4)).collect();
+            self.cascade = Some(Cascade { steps, head_used: 0, handed_over: false });
+            self.generate_step();
+        } else {
+            let pos = self.position;
+            with_generator(|g| g.legal_moves(&pos, dice[0], dice[1], &mut self.moves));
+        }
+    }
+
+    fn generate_step(&mut self) {
+        let c = self.cascade.as_ref().expect("a cascade is being played");
+        let (die, count) = c.steps[0];
+        let head_used = c.head_used;
+        let pos = self.position;
+        with_generator(|g| g.cascade_step(&pos, die, count, head_used, &mut self.moves));
+    }
+
+    /// Plays the legal move with this index.
+    pub fn play(&mut self, index: usize) -> Result<()> {
+        self.expect_phase(Phase::Move, "move")?;
+        let Some(&m) = self.moves.get(index) else {
+            return Err(Error::new(format!(
+                "move {index} does not exist: there are {} legal moves (0 to {})",
+                self.moves.len(),
+                self.moves.len().saturating_sub(1)
+            )));
+        };
+        self.apply(m);
+        Ok(())
+    }
+
+    /// Plays the legal move leading to the same position as `m`.
+    pub fn play_move(&mut self, m: &Move) -> Result<()> {
+        self.expect_phase(Phase::Move, "move")?;
+        match self.moves.iter().position(|x| x.position == m.position) {
+            Some(i) => self.play(i),
+            None => Err(Error::new(format!(
+                "{} is not a legal move here",
+                crate::notation::format_play(&m.play)
+            ))),
+        }
+    }
+
+    /// Plays a move written in the usual notation ("24/18 13/11", "bar/22*").
+    pub fn play_text(&mut self, text: &str) -> Result<()> {
+        self.expect_phase(Phase::Move, "move")?;
+        let i = entry::find_move(&self.position, &self.moves, text)?;
+        self.play(i)
+    }
+
+    fn apply(&mut self, m: Move) {
+        let step = self.cascade_step();
+        self.history.push(Event::Move { player: self.turn, play: m.play, step });
+        self.position = m.position;
+        if m.position.off(ME) == CHECKERS {
+            self.mover_finished();
+            return;
+        }
+        let Some(mut cascade) = self.cascade.take() else {
+            self.end_turn();
+            return;
+        };
+        let (die, count) = cascade.steps.remove(0);
+        let played = m.moves_played() as u8;
+        cascade.head_used = m.head_used;
+        if !cascade.handed_over && played < count {
+            // The roller's share ends here: the unplayed moves of this number
+            // and all higher numbers go to the opponent.
+            if self.last_turn {
+                // The opponent has already finished the game.
+                self.end_turn();
+                return;
+            }
+            cascade.steps.insert(0, (die, count - played));
+            cascade.handed_over = true;
+            cascade.head_used = 0;
+            self.switch_sides();
+        }
+        if cascade.steps.is_empty() {
+            if cascade.handed_over {
+                // The opponent has played the hand-over and rolls its own turn.
+                self.phase = Phase::Roll;
+                self.dice = None;
+                self.moves.clear();
+            } else {
+                self.end_turn();
+            }
+            return;
+        }
+        self.cascade = Some(cascade);
+        self.generate_step();
+    }
+
+    fn switch_sides(&mut self) {
+        self.turn = 1 - self.turn;
+        self.position = self.position.flip();
+    }
+
+    fn end_turn(&mut self) {
+        self.cascade = None;
+        self.moves.clear();
+        self.dice = None;
+        if self.last_turn {
+            // The other player could not finish in its last turn: the starter wins.
+            self.switch_sides();
+            let multiplier = result::bear_off_multiplier(&self.position);
+            self.finish(Some(self.turn), multiplier, Ending::BoreOff);
+            return;
+        }
+        self.switch_sides();
+        self.phase = Phase::Roll;
+    }
+
+    fn mover_finished(&mut self) {
+        self.cascade = None;
+        self.moves.clear();
+        self.dice = None;
+        if self.last_turn {
+            self.finish(None, 0, Ending::Draw);
+        } else if self.rules.last_roll_draw
+            && self.rules.variant != Variant::Backgammon
+            && self.starter == Some(self.turn)
+        {
+            self.last_turn = true;
+            self.switch_sides();
+            self.phase = Phase::Roll;
+        } else {
+            let multiplier = result::bear_off_multiplier(&self.position);
+            self.finish(Some(self.turn), multiplier, Ending::BoreOff);
+        }
+    }
+
+    fn finish(&mut self, winner: Option<usize>, multiplier: u8, ending: Ending) {
+        let counted = if self.stakes.is_money() && self.cube_rules.jacoby && self.cube.value == 1 {
+            multiplier.min(1)
+        } else {
+            multiplier
+        };
+        self.result = Some(GameResult {
+            winner,
+            multiplier,
+            cube: self.cube.value,
+            points: counted as u32 * self.cube.value,
+            ending,
+        });
+        self.phase = Phase::Over;
+    }
+
+    // ----- the cube -----
+
+    /// The player on turn offers a double (before rolling).
+    pub fn double(&mut self) -> Result<()> {
+        self.check_double()?;
+        self.history.push(Event::Double { player: self.turn });
+        self.phase = Phase::DoubleOffered;
+        Ok(())
+    }
+
+    /// The opponent takes: it owns the cube at twice the value; the doubler rolls.
+    pub fn take(&mut self) -> Result<()> {
+        self.expect_phase(Phase::DoubleOffered, "take")?;
+        self.history.push(Event::Take { player: 1 - self.turn });
+        self.cube.take(1 - self.turn);
+        self.phase = Phase::Roll;
+        Ok(())
+    }
+
+    /// The opponent takes and at once redoubles, keeping the cube (money play, `beaver` on).
+    pub fn beaver(&mut self) -> Result<()> {
+        self.expect_phase(Phase::DoubleOffered, "beaver")?;
+        if !self.cube_rules.beaver || !self.stakes.is_money() {
+            return Err(Error::new("beavers are not allowed in this game (money play with beaver on only)"));
+        }
+        if self.cube.value * 4 > self.cube_rules.max_value {
+            return Err(Error::new(format!("a beaver would pass the cube limit of {}", self.cube_rules.max_value)));
+        }
+        self.history.push(Event::Beaver { player: 1 - self.turn });
+        self.cube.beaver(1 - self.turn);
+        self.phase = Phase::Roll;
+        Ok(())
+    }
+
+    /// The opponent passes and loses the game at the current cube value.
+    pub fn pass(&mut self) -> Result<GameResult> {
+        self.expect_phase(Phase::DoubleOffered, "pass")?;
+        self.history.push(Event::Pass { player: 1 - self.turn });
+        self.finish(Some(self.turn), 1, Ending::CubePassed);
+        Ok(self.result.expect("just finished"))
+    }
+
+    /// Draws two dice from this game's seeded source (for players that roll for themselves).
+    pub fn dice_source(&mut self) -> &mut Dice {
+        &mut self.dice_source
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,270 @@
+//! Game and match records as JSON, and replaying them move by move.
+//!
+//! A game record holds the settings and the list of events; a move is kept in
+//! the usual notation (and, for a cascade step, the number and the moves
+//! asked), so a record is readable and replays through the same checks as a
+//! person's play:
+//!
+//! ```json
+//! {"format": "tavla.game", "version": 1, "variant": "backgammon", "rules": {...},
+//!  "cube_rules": {...}, "match_length": 0, "score": [0, 0], "crawford": false,
+//!  "events": [{"type": "opening_roll", "dice": [5, 2]},
+//!             {"type": "move", "player": 0, "play": "13/8 13/11"},
+//!             {"type": "roll", "player": 1, "dice": [6, 6]}, ...],
+//!  "result": {"winner": 0, "multiplier": 2, "kind": "gammon", "cube": 2, "points": 4, "ending": "bore_off"}}
+//! ```
+//!
+//! A match record: `{"format": "tavla.match", "version": 1, "variant", "rules",
+//! "cube_rules", "length", "crawford_rule", "initial_score", "initial_crawford",
+//! "games": [game records], "score"}`.
+
+use serde_json::{json, Value};
+
+use super::matches::Match;
+use super::{CubeRules, Ending, Event, Game, GameResult, Stakes};
+use crate::error::{Error, Result};
+use crate::formats::json::{
+    as_u32, cube_rules_from_json, cube_rules_to_json, dice_from_json, object, opt_bool, opt_player, opt_u32, pair,
+    rules_from_json, rules_to_json,
+};
+use crate::notation::format_play;
+
+fn event_to_json(e: &Event) -> Value {
+    match e {
+        Event::OpeningRoll { dice } => json!({"type": "opening_roll", "dice": dice}),
+        Event::Begin { starter } => json!({"type": "begin", "starter": starter}),
+        Event::Roll { player, dice } => json!({"type": "roll", "player": player, "dice": dice}),
+        Event::Move { player, play, step } => {
+            let mut v = json!({"type": "move", "player": player, "play": format_play(play)});
+            if let Some((die, count)) = step {
+                v["step"] = json!([die, count]);
+            }
+            v
+        }
+        Event::Double { player } => json!({"type": "double", "player": player}),
+        Event::Take { player } => json!({"type": "take", "player": player}),
+        Event::Beaver { player } => json!({"type": "beaver", "player": player}),
+        Event::Pass { player } => json!({"type": "pass", "player": player}),
+    }
+}
+
+pub fn result_to_json(r: &GameResult, variant: crate::Variant) -> Value {
+    json!({
+        "winner": r.winner,
+        "multiplier": r.multiplier,
+        "kind": r.kind_name(variant),
+        "cube": r.cube,
+        "points": r.points,
+        "ending": match r.ending {
+            Ending::BoreOff => "bore_off",
+            Ending::CubePassed => "cube_passed",
+            Ending::Draw => "draw",
+        },
+    })
+}
+
+fn game_events_to_json(game: &Game) -> Value {
+    json!({
+        "events": game.history().iter().map(event_to_json).collect::<Vec<_>>(),
+        "result": game.result().map(|r| result_to_json(&r, game.rules().variant)),
+    })
+}
+
+/// A game's record as a JSON value.
+pub fn game_to_value(game: &Game) -> Value {
+    let s = game.stakes();
+    let mut v = json!({
+        "format": "tavla.game",
+        "version": 1,
+        "variant": game.rules().variant.name(),
+        "rules": rules_to_json(game.rules()),
+        "cube_rules": cube_rules_to_json(game.cube_rules()),
+        "match_length": s.match_length,
+        "score": s.score,
+        "crawford": s.crawford_game,
+    });
+    let body = game_events_to_json(game);
+    v["events"] = body["events"].clone();
+    v["result"] = body["result"].clone();
+    v
+}
+
+pub fn game_to_json(game: &Game) -> String {
+    serde_json::to_string_pretty(&game_to_value(game)).expect("a JSON value always serialises")
+}
+
+fn check_player(v: &Value, expected: usize, what: &str, k: usize) -> Result<()> {
+    match opt_player(v.get("player"), "player")? {
+        Some(p) if p == expected => Ok(()),
+        Some(p) => Err(Error::new(format!(
+            "event {k} ({what}) is by player {p}, but it is player {expected}'s to make"
+        ))),
+        None => Err(Error::new(format!("event {k} ({what}) needs \"player\""))),
+    }
+}
+
+/// Applies one recorded event to a game, checking it like a live action.
+pub fn apply_event(game: &mut Game, v: &Value, k: usize) -> Result<()> {
+    let obj = object(v, &format!("event {k}"))?;
+    let kind = obj.get("type").and_then(Value::as_str).ok_or_else(|| Error::new(format!("event {k} needs a \"type\"")))?;
+    let at = |e: Error| Error::new(format!("event {k} ({kind}): {e}"));
+    match kind {
+        "opening_roll" => {
+            let d = dice_from_json(obj.get("dice")).map_err(at)?.ok_or_else(|| at(Error::new("needs \"dice\"")))?;
+            game.roll_off(Some(d)).map_err(at)?;
+        }
+        "begin" => {
+            let s = opt_player(obj.get("starter"), "starter").map_err(at)?.ok_or_else(|| at(Error::new("needs \"starter\"")))?;
+            game.begin_with(s).map_err(at)?;
+        }
+        "roll" => {
+            check_player(v, game.turn(), kind, k)?;
+            let d = dice_from_json(obj.get("dice")).map_err(at)?.ok_or_else(|| at(Error::new("needs \"dice\"")))?;
+            game.roll(Some(d)).map_err(at)?;
+        }
+        "move" => {
+            check_player(v, game.turn(), kind, k)?;
+            let play = obj.get("play").and_then(Value::as_str).ok_or_else(|| at(Error::new("needs \"play\"")))?;
+            game.play_text(play).map_err(at)?;
+        }
+        "double" => {
+            check_player(v, game.turn(), kind, k)?;
+            game.double().map_err(at)?;
+        }
+        "take" | "beaver" | "pass" => {
+            check_player(v, 1 - game.turn(), kind, k)?;
+            match kind {
+                "take" => game.take(),
+                "beaver" => game.beaver(),
+                _ => game.pass().map(|_| ()),
+            }
+            .map_err(at)?;
+        }
+        other => return Err(Error::new(format!("event {k} has an unknown type {other:?}"))),
+    }
+    Ok(())
+}
+
+fn check_result(game: &Game, recorded: Option<&Value>) -> Result<()> {
+    let Some(recorded) = recorded.filter(|r| !r.is_null()) else { return Ok(()) };
+    let replayed = game.result().map(|r| result_to_json(&r, game.rules().variant));
+    if replayed.as_ref() != Some(recorded) {
+        return Err(Error::new(format!(
+            "the record says the game ended {recorded}, but replaying it gives {}",
+            replayed.map_or("no result yet".to_string(), |r| r.to_string())
+        )));
+    }
+    Ok(())
+}
+
+fn events(v: &Value) -> Result<&Vec<Value>> {
+    v.get("events").and_then(Value::as_array).ok_or_else(|| Error::new("the record needs an \"events\" list"))
+}
+
+/// A fresh game with a record's settings, and its events (not yet applied).
+pub fn game_setup(v: &Value) -> Result<(Game, &Vec<Value>)> {
+    let obj = object(v, "a game record")?;
+    if let Some(f) = obj.get("format").and_then(Value::as_str) {
+        if f != "tavla.game" {
+            return Err(Error::new(format!("this is a {f:?} record, not a game (\"tavla.game\")")));
+        }
+    }
+    let variant = obj.get("variant").and_then(Value::as_str).ok_or_else(|| Error::new("the record needs \"variant\""))?;
+    let rules = rules_from_json(variant, obj.get("rules"))?;
+    let stakes = Stakes {
+        match_length: opt_u32(obj, "match_length", 0)?,
+        score: obj.get("score").map(|s| pair(s, "score")).transpose()?.unwrap_or([0, 0]),
+        crawford_game: opt_bool(obj, "crawford", false)?,
+    };
+    let game = Game::new(rules, cube_rules_from_json(obj.get("cube_rules"))?, stakes, 0)?;
+    Ok((game, events(v)?))
+}
+
+/// Replays a game record to its end (or as far as it goes).
+pub fn game_from_value(v: &Value) -> Result<Game> {
+    let (mut game, evs) = game_setup(v)?;
+    for (k, e) in evs.iter().enumerate() {
+        apply_event(&mut game, e, k)?;
+    }
+    check_result(&game, v.get("result"))?;
+    Ok(game)
+}
+
+pub fn parse_json(text: &str) -> Result<Value> {
+    serde_json::from_str(text).map_err(|e| Error::new(format!("not valid JSON: {e}")))
+}
+
+pub fn game_from_json(text: &str) -> Result<Game> {
+    game_from_value(&parse_json(text)?)
+}
+
+/// Every state of a recorded game: the fresh game, then one after each event.
+pub fn replay_game(text: &str) -> Result<Vec<Game>> {
+    let v = parse_json(text)?;
+    let (mut game, evs) = game_setup(&v)?;
+    let mut states = vec![game.clone()];
+    for (k, e) in evs.iter().enumerate() {
+        apply_event(&mut game, e, k)?;
+        states.push(game.clone());
+    }
+    check_result(&game, v.get("result"))?;
+    Ok(states)
+}
+
+pub fn match_to_json(m: &Match) -> String {
+    let first = m.finished_games().first().unwrap_or(m.game());
+    let games: Vec<Value> = m.finished_games().iter().chain([m.game()]).map(game_events_to_json).collect();
+    let v = json!({
+        "format": "tavla.match",
+        "version": 1,
+        "variant": m.rules().variant.name(),
+        "rules": rules_to_json(m.rules()),
+        "cube_rules": cube_rules_to_json(m.cube_rules()),
+        "length": m.length(),
+        "crawford_rule": m.crawford_rule(),
+        "initial_score": first.stakes().score,
+        "initial_crawford": first.stakes().crawford_game,
+        "games": games,
+        "score": m.score(),
+    });
+    serde_json::to_string_pretty(&v).expect("a JSON value always serialises")
+}
+
+/// Replays a match record.
+pub fn match_from_json(text: &str) -> Result<Match> {
+    let v = parse_json(text)?;
+    let obj = object(&v, "a match record")?;
+    if obj.get("format").and_then(Value::as_str) != Some("tavla.match") {
+        return Err(Error::new("a match record has \"format\": \"tavla.match\""));
+    }
+    let variant = obj.get("variant").and_then(Value::as_str).ok_or_else(|| Error::new("the record needs \"variant\""))?;
+    let rules = rules_from_json(variant, obj.get("rules"))?;
+    let length = obj.get("length").map(|l| as_u32(l, "length")).transpose()?.ok_or_else(|| Error::new("the record needs \"length\""))?;
+    let cube_rules: CubeRules = cube_rules_from_json(obj.get("cube_rules"))?;
+    let score = obj.get("initial_score").map(|s| pair(s, "initial_score")).transpose()?.unwrap_or([0, 0]);
+    let mut m = Match::with_score(
+        rules,
+        length,
+        opt_bool(obj, "crawford_rule", true)?,
+        cube_rules,
+        score,
+        opt_bool(obj, "initial_crawford", false)?,
+        0,
+    )?;
+    let games = obj.get("games").and_then(Value::as_array).ok_or_else(|| Error::new("the record needs a \"games\" list"))?;
+    for (g, game) in games.iter().enumerate() {
+        let at = |e: Error| Error::new(format!("game {}: {e}", g + 1));
+        if g > 0 {
+            m.next_game().map_err(at)?;
+        }
+        for (k, e) in events(game).map_err(at)?.iter().enumerate() {
+            // next_game already began a game its previous winner starts.
+            if k == 0 && e.get("type").and_then(Value::as_str) == Some("begin") && m.game().phase() != super::Phase::OpeningRoll {
+                continue;
+            }
+            apply_event(m.game_mut(), e, k).map_err(at)?;
+        }
+        check_result(m.game(), game.get("result")).map_err(at)?;
+    }
+    Ok(m)
+}

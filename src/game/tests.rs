@@ -1,0 +1,379 @@
+//! Rules of the game flow, one test per rule.
+
+use super::players::{play_out, simulate, Strategy};
+use super::*;
+use crate::formats::Snapshot;
+use crate::game::matches::Match;
+use crate::position::THEM;
+use crate::variant::{NextGameStarter, OptionValue};
+
+fn arrays(points: &[(usize, i64)]) -> [i64; 25] {
+    let mut a = [0i64; 25];
+    for &(p, n) in points {
+        a[p - 1] = n;
+    }
+    a
+}
+
+/// A game from two players' layouts (own numbering), `turn` on roll.
+fn game_at(rules: Rules, p0: &[(usize, i64)], p1: &[(usize, i64)], turn: usize) -> Game {
+    game_with(rules, p0, p1, turn, CubeRules::default(), Stakes::money(), None)
+}
+
+fn game_with(
+    rules: Rules,
+    p0: &[(usize, i64)],
+    p1: &[(usize, i64)],
+    turn: usize,
+    cube_rules: CubeRules,
+    stakes: Stakes,
+    starter: Option<usize>,
+) -> Game {
+    let (a, b) = (arrays(p0), arrays(p1));
+    let position = Snapshot::position_from_players(rules, [&a, &b], turn).unwrap();
+    let s = Snapshot { turn, cube_rules, stakes, ..Snapshot::new(position) };
+    Game::from_snapshot(&s, 10, starter, 1).unwrap()
+}
+
+#[test]
+fn backgammon_starter_plays_the_opening_dice() {
+    let mut g = Game::money(Rules::backgammon(), 1);
+    assert_eq!(g.phase(), Phase::OpeningRoll);
+    assert_eq!(g.roll_off(Some([4, 4])).unwrap(), None, "equal dice roll again");
+    assert_eq!(g.phase(), Phase::OpeningRoll);
+    assert_eq!(g.roll_off(Some([2, 5])).unwrap(), Some(1));
+    assert_eq!(g.turn(), 1);
+    assert_eq!(g.phase(), Phase::Move);
+    assert_eq!(g.dice(), Some([5, 2]));
+    assert!(g.legal_moves().len() > 1);
+    assert!(g.roll(None).is_err(), "the opening dice are the first roll");
+}
+
+#[test]
+fn nardy_starter_rolls_again() {
+    for rules in [Rules::nardy(), Rules::gulbara()] {
+        let mut g = Game::money(rules, 1);
+        assert_eq!(g.roll_off(Some([6, 1])).unwrap(), Some(0));
+        assert_eq!(g.phase(), Phase::Roll);
+        assert_eq!(g.dice(), None);
+        g.roll(Some([3, 2])).unwrap();
+        assert_eq!(g.phase(), Phase::Move);
+        g.play_text("24/19").unwrap();
+        assert_eq!(g.turn(), 1);
+        assert_eq!(g.phase(), Phase::Roll);
+        // Player 1 sees player 0's checker on its own point 7 (19 - 12).
+        assert_eq!(g.position_for(1).to_arrays().1[18], 1);
+    }
+}
+
+#[test]
+fn seeded_games_repeat_and_differ() {
+    let run = |seed| {
+        let mut g = Game::money(Rules::backgammon(), seed);
+        play_out(&mut g, [Strategy::Random; 2], &mut crate::dice::Dice::new(seed)).unwrap();
+        g.history().to_vec()
+    };
+    assert_eq!(run(5), run(5));
+    assert_ne!(run(5), run(6));
+}
+
+#[test]
+fn a_player_who_cannot_move_passes() {
+    // Player 0 on the bar against a closed board: 6-6 cannot enter.
+    let closed: Vec<(usize, i64)> = (1..=6).map(|p| (p, 2)).chain([(13, 3)]).collect();
+    let mut g = game_at(Rules::backgammon(), &[(25, 1), (6, 14)], &closed, 0);
+    g.roll(Some([6, 6])).unwrap();
+    assert_eq!(g.legal_moves().len(), 1);
+    assert!(g.legal_moves()[0].play.is_empty());
+    g.play_text("pass").unwrap();
+    assert_eq!(g.turn(), 1);
+    assert_eq!(g.phase(), Phase::Roll);
+}
+
+#[test]
+fn backgammon_results_times_the_cube() {
+    // Player 0 bears off its last checker; player 1 has none off.
+    let mut g = game_at(Rules::backgammon(), &[(1, 1)], &[(6, 15)], 0);
+    g.double().unwrap();
+    g.take().unwrap();
+    g.roll(Some([2, 1])).unwrap();
+    g.play(0).unwrap();
+    let r = g.result().unwrap();
+    assert_eq!((r.winner, r.multiplier, r.cube, r.points), (Some(0), 2, 2, 4));
+    assert_eq!(r.kind_name(Variant::Backgammon), "gammon");
+    assert!(g.roll(None).is_err());
+    // A checker in the winner's home: backgammon.
+    let mut g = game_at(Rules::backgammon(), &[(1, 1)], &[(6, 14), (20, 1)], 0);
+    g.roll(Some([2, 1])).unwrap();
+    g.play(0).unwrap();
+    assert_eq!(g.result().unwrap().multiplier, 3);
+}
+
+#[test]
+fn jacoby_counts_gammons_single_until_the_cube_turns() {
+    let jacoby = CubeRules { jacoby: true, ..CubeRules::default() };
+    let mut g = game_with(Rules::backgammon(), &[(1, 1)], &[(6, 15)], 0, jacoby, Stakes::money(), None);
+    g.roll(Some([2, 1])).unwrap();
+    g.play(0).unwrap();
+    let r = g.result().unwrap();
+    assert_eq!((r.multiplier, r.points), (2, 1));
+    let mut g = game_with(Rules::backgammon(), &[(1, 1)], &[(6, 15)], 0, jacoby, Stakes::money(), None);
+    g.double().unwrap();
+    g.take().unwrap();
+    g.roll(Some([2, 1])).unwrap();
+    g.play(0).unwrap();
+    assert_eq!(g.result().unwrap().points, 4);
+    let bad = Game::new(Rules::backgammon(), jacoby, Stakes { match_length: 5, ..Stakes::money() }, 0);
+    assert!(bad.unwrap_err().to_string().contains("money play"));
+}
+
+#[test]
+fn cube_sequence_ownership_and_pass() {
+    let mut g = Game::money(Rules::nardy(), 3);
+    g.roll_off(Some([5, 3])).unwrap();
+    g.double().unwrap();
+    assert_eq!(g.decider(), Some(1));
+    assert!(g.roll(None).is_err(), "the double must be answered first");
+    g.take().unwrap();
+    assert_eq!(g.cube(), Cube { value: 2, owner: Some(1) });
+    assert_eq!(g.turn(), 0, "the doubler rolls after a take");
+    let e = g.double().unwrap_err().to_string();
+    assert!(e.contains("not yours"), "{e}");
+    g.roll(Some([6, 5])).unwrap();
+    g.play(0).unwrap();
+    // Player 1 owns the cube and redoubles; player 0 passes at 2.
+    g.double().unwrap();
+    let r = g.pass().unwrap();
+    assert_eq!((r.winner, r.points, r.ending), (Some(1), 2, Ending::CubePassed));
+    assert!(g.take().is_err());
+}
+
+#[test]
+fn beaver_only_in_money_play_with_the_option() {
+    let mut g = Game::money(Rules::backgammon(), 3);
+    g.roll_off(Some([5, 3])).unwrap();
+    g.play(0).unwrap();
+    g.double().unwrap();
+    assert!(g.beaver().unwrap_err().to_string().contains("beaver"));
+    let beaver = CubeRules { beaver: true, ..CubeRules::default() };
+    let mut g = Game::new(Rules::backgammon(), beaver, Stakes::money(), 3).unwrap();
+    g.roll_off(Some([5, 3])).unwrap();
+    g.play(0).unwrap();
+    g.double().unwrap();
+    g.beaver().unwrap();
+    assert_eq!(g.cube(), Cube { value: 4, owner: Some(0) });
+    assert_eq!(g.turn(), 1);
+    assert_eq!(g.phase(), Phase::Roll);
+}
+
+#[test]
+fn failed_actions_change_nothing() {
+    let mut g = Game::money(Rules::backgammon(), 3);
+    g.roll_off(Some([5, 3])).unwrap();
+    let before = (g.phase(), g.history().len(), *g.position(), g.legal_moves().to_vec());
+    assert!(g.roll(Some([1, 2])).is_err());
+    assert!(g.play(999).unwrap_err().to_string().contains("does not exist"));
+    assert!(g.play_text("24/10").unwrap_err().to_string().contains("not a legal move"));
+    assert!(g.double().is_err());
+    assert!(g.take().is_err());
+    assert_eq!(before, (g.phase(), g.history().len(), *g.position(), g.legal_moves().to_vec()));
+    assert!(g.roll_off(Some([7, 1])).is_err());
+}
+
+fn two_on_point_one() -> (Vec<(usize, i64)>, Vec<(usize, i64)>) {
+    (vec![(1, 1)], vec![(1, 1)])
+}
+
+#[test]
+fn last_roll_draw() {
+    let mut rules = Rules::nardy();
+    rules.set("last_roll_draw", &OptionValue::Bool(true)).unwrap();
+    // The starter (0) bears off its last checker; player 1 also finishes: draw.
+    let (a, b) = two_on_point_one();
+    let mut g = game_with(rules, &a, &b, 0, CubeRules::default(), Stakes::money(), Some(0));
+    g.roll(Some([2, 1])).unwrap();
+    g.play(0).unwrap();
+    assert_eq!(g.phase(), Phase::Roll);
+    assert!(g.is_last_turn());
+    assert!(g.double().is_err(), "no doubling in the last turn");
+    g.roll(Some([3, 4])).unwrap();
+    g.play(0).unwrap();
+    let r = g.result().unwrap();
+    assert_eq!((r.winner, r.multiplier, r.points, r.ending), (None, 0, 0, Ending::Draw));
+    // Player 1 cannot bear off both checkers with 1-1? It can (four moves); use 2 on its 6 with 1-2.
+    let mut g = game_with(rules, &[(1, 1)], &[(6, 2)], 0, CubeRules::default(), Stakes::money(), Some(0));
+    g.roll(Some([2, 1])).unwrap();
+    g.play(0).unwrap();
+    g.roll(Some([2, 1])).unwrap();
+    g.play(0).unwrap();
+    let r = g.result().unwrap();
+    assert_eq!((r.winner, r.multiplier), (Some(0), 1), "13 of 15 off: oin");
+    // Without the option the starter wins at once.
+    let (a, b) = two_on_point_one();
+    let mut g = game_with(Rules::nardy(), &a, &b, 0, CubeRules::default(), Stakes::money(), Some(0));
+    g.roll(Some([2, 1])).unwrap();
+    g.play(0).unwrap();
+    assert_eq!(g.result().unwrap().winner, Some(0));
+    // The non-starter finishing first wins at once even with the option.
+    let (a, b) = two_on_point_one();
+    let mut g = game_with(rules, &a, &b, 1, CubeRules::default(), Stakes::money(), Some(0));
+    g.roll(Some([2, 1])).unwrap();
+    g.play(0).unwrap();
+    assert_eq!(g.result().unwrap().winner, Some(1));
+}
+
+#[test]
+fn nardy_mars_and_koks() {
+    let mut rules = Rules::nardy();
+    // The loser is all on its 14 (the winner's 2).
+    let mut g = game_at(rules, &[(1, 1)], &[(14, 15)], 0);
+    g.roll(Some([2, 1])).unwrap();
+    g.play(0).unwrap();
+    assert_eq!(g.result().unwrap().multiplier, 2);
+    rules.set("koks", &OptionValue::Bool(true)).unwrap();
+    let mut g = game_at(rules, &[(1, 1)], &[(14, 15)], 0);
+    g.roll(Some([2, 1])).unwrap();
+    g.play(0).unwrap();
+    assert_eq!(g.result().unwrap().kind_name(Variant::Nardy), "koks");
+}
+
+#[test]
+fn gul_bara_first_three_rolls_do_not_cascade() {
+    let mut g = Game::money(Rules::gulbara(), 1);
+    g.roll_off(Some([6, 1])).unwrap();
+    for k in 1..=4 {
+        g.roll(Some([2, 2])).unwrap();
+        if k <= 3 {
+            assert_eq!(g.cascade_step(), None, "roll {k} is an ordinary double");
+        } else {
+            assert_eq!(g.cascade_step(), Some((2, 4)), "roll {k} cascades");
+        }
+        g.play(0).unwrap();
+    }
+}
+
+#[test]
+fn gul_bara_cascade_runs_up_and_hands_over() {
+    // Player 0: 15 on its head. Player 1 stands on player 0's points 18 and 13
+    // (its own 6 and 1): after four 5s that leave 24 for 19, no 6 can move.
+    let mut g = game_at(Rules::gulbara(), &[(24, 15)], &[(6, 7), (1, 8)], 0);
+    g.roll(Some([5, 5])).unwrap();
+    assert_eq!(g.cascade_step(), Some((5, 4)));
+    g.play_text("24/19(4)").unwrap();
+    // No 6 can move: the roller's step of sixes is a pass, which ends its share.
+    assert_eq!((g.turn(), g.cascade_step()), (0, Some((6, 4))));
+    assert!(g.legal_moves()[0].play.is_empty());
+    g.play_text("pass").unwrap();
+    assert_eq!(g.turn(), 1, "the sixes pass to the opponent");
+    assert!(g.is_cascade_handover());
+    assert_eq!(g.cascade_step(), Some((6, 4)));
+    // Player 1 bears off four checkers from its 6 with the handed-over sixes.
+    g.play_text("6/off(4)").unwrap();
+    assert_eq!(g.position().off(ME), 4);
+    assert_eq!(g.turn(), 1, "then it rolls its own turn");
+    assert_eq!(g.phase(), Phase::Roll);
+    assert_eq!(g.cascade_step(), None);
+    // A full cascade by the roller: 5s then 6s, then the turn passes.
+    let mut g = game_at(Rules::gulbara(), &[(24, 15)], &[(1, 15)], 0);
+    g.roll(Some([5, 5])).unwrap();
+    g.play_text("24/19(4)").unwrap();
+    assert_eq!((g.turn(), g.cascade_step()), (0, Some((6, 4))));
+    g.play_text("24/18(4)").unwrap();
+    assert_eq!((g.turn(), g.phase()), (1, Phase::Roll));
+    // The unplayed part of a number passes too. Player 1 blocks player 0's
+    // 18 and 8 (its own 6 and 20): with 6-6 only 20/14(2) can move.
+    let mut g = game_at(Rules::gulbara(), &[(24, 13), (20, 2)], &[(6, 7), (20, 8)], 0);
+    g.roll(Some([6, 6])).unwrap();
+    assert_eq!(g.legal_moves().len(), 1);
+    g.play_text("20/14(2)").unwrap();
+    assert_eq!((g.turn(), g.cascade_step()), (1, Some((6, 2))));
+    g.play_text("20/14(2)").unwrap();
+    assert_eq!((g.turn(), g.phase(), g.cascade_step()), (1, Phase::Roll, None));
+}
+
+#[test]
+fn matches_score_crawford_and_starters() {
+    let mut m = Match::new(Rules::nardy(), 3, true, CubeRules::default(), 9).unwrap();
+    let g = m.game_mut();
+    g.roll_off(Some([6, 2])).unwrap();
+    g.double().unwrap();
+    g.pass().unwrap();
+    assert_eq!(m.score(), [1, 0]);
+    m.next_game().unwrap();
+    assert_eq!(m.game().starter(), Some(0), "the winner starts the next game");
+    assert_eq!(m.game().phase(), Phase::Roll);
+    m.game_mut().double().unwrap();
+    m.game_mut().pass().unwrap();
+    assert_eq!(m.score(), [2, 0]);
+    m.next_game().unwrap();
+    assert!(m.game().stakes().crawford_game);
+    assert!(m.game_mut().double().unwrap_err().to_string().contains("Crawford"));
+    // Play the Crawford game out.
+    let mut picks = crate::dice::Dice::new(1);
+    play_out(m.game_mut(), [Strategy::Greedy, Strategy::Random], &mut picks).unwrap();
+    if !m.is_over() {
+        m.next_game().unwrap();
+        assert!(!m.game().stakes().crawford_game, "post-Crawford");
+        assert!(m.game().may_double());
+    }
+    assert!(Match::with_score(Rules::nardy(), 3, true, CubeRules::default(), [3, 0], false, 1).is_err());
+    assert!(Match::new(Rules::nardy(), 0, true, CubeRules::default(), 1).is_err());
+    // Alternating starters.
+    let mut rules = Rules::backgammon();
+    rules.next_game_starter = NextGameStarter::Alternate;
+    let mut m = Match::new(rules, 5, true, CubeRules::default(), 9).unwrap();
+    m.game_mut().roll_off(Some([6, 2])).unwrap();
+    m.game_mut().play(0).unwrap();
+    m.game_mut().double().unwrap();
+    m.game_mut().pass().unwrap();
+    assert_eq!(m.game().result().unwrap().winner, Some(1));
+    m.next_game().unwrap();
+    assert_eq!(m.game().starter(), Some(1), "alternate: the other player starts");
+    assert!(m.next_game().unwrap_err().to_string().contains("not over"));
+}
+
+#[test]
+fn whole_games_between_trivial_players() {
+    for rules in [Rules::backgammon(), Rules::nardy(), Rules::gulbara()] {
+        let t = simulate(rules, 300, 42, [Strategy::Random, Strategy::Random]).unwrap();
+        let total: u64 = t.wins.iter().flatten().sum::<u64>() + t.draws;
+        assert_eq!(total, 300);
+        assert!(t.wins[0].iter().sum::<u64>() > 90 && t.wins[1].iter().sum::<u64>() > 90, "{rules:?} {t:?}");
+        // Greedy beats random clearly.
+        let t = simulate(rules, 200, 7, [Strategy::Greedy, Strategy::Random]).unwrap();
+        assert!(t.wins[0].iter().sum::<u64>() > 140, "{rules:?} {t:?}");
+    }
+}
+
+#[test]
+fn records_round_trip_and_replay() {
+    for rules in [Rules::backgammon(), Rules::nardy(), Rules::gulbara()] {
+        let mut g = Game::money(rules, 11);
+        play_out(&mut g, [Strategy::Random; 2], &mut crate::dice::Dice::new(3)).unwrap();
+        let text = record::game_to_json(&g);
+        let back = record::game_from_json(&text).unwrap();
+        assert_eq!(back.history(), g.history());
+        assert_eq!(back.result(), g.result());
+        let states = record::replay_game(&text).unwrap();
+        assert_eq!(states.len(), g.history().len() + 1);
+        assert_eq!(states.last().unwrap().position(), g.position());
+        // A tampered result is caught.
+        let bad = text.replacen("\"points\": ", "\"points\": 1", 1);
+        assert!(record::game_from_json(&bad).is_err());
+    }
+    let mut m = Match::new(Rules::backgammon(), 3, true, CubeRules::default(), 5).unwrap();
+    let mut picks = crate::dice::Dice::new(2);
+    loop {
+        play_out(m.game_mut(), [Strategy::Greedy, Strategy::Random], &mut picks).unwrap();
+        if m.is_over() {
+            break;
+        }
+        m.next_game().unwrap();
+    }
+    let text = record::match_to_json(&m);
+    let back = record::match_from_json(&text).unwrap();
+    assert_eq!(back.score(), m.score());
+    assert_eq!(back.finished_games().len(), m.finished_games().len());
+    let _ = THEM;
+}
+

@@ -1,0 +1,103 @@
+//! Network inputs, always from the player on roll.
+//!
+//! Backgammon follows TD-Gammon's raw encoding: per point and side four units
+//! (one, two, three checkers, then half a unit per further checker), the bar,
+//! the borne-off count, plus both pip counts.
+//!
+//! The nardy games use the same four units per point (a quarter unit per
+//! checker past three, since the head holds up to 15), borne-off counts, pip
+//! counts, whether each side may bear off, and for each side its longest run
+//! of consecutive points along the other's path (the six-fence threat).
+
+use crate::position::{opponent_mask, Position, ME, THEM};
+use crate::variant::Variant;
+
+pub const BACKGAMMON_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2;
+pub const NARDY_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2 + 2;
+
+pub fn input_count(variant: Variant) -> usize {
+    match variant {
+        Variant::Backgammon => BACKGAMMON_INPUTS,
+        Variant::Nardy | Variant::GulBara => NARDY_INPUTS,
+    }
+}
+
+#[inline]
+fn point_units(n: u8, tail: f32, out: &mut [f32]) {
+    if n >= 1 {
+        out[0] = 1.0;
+    }
+    if n >= 2 {
+        out[1] = 1.0;
+    }
+    if n >= 3 {
+        out[2] = 1.0;
+    }
+    if n > 3 {
+        out[3] = (n - 3) as f32 * tail;
+    }
+}
+
+/// The longest run of set bits in a 24-bit mask, without wrapping.
+fn longest_run(mask: u32) -> u32 {
+    let mut m = mask;
+    let mut run = 0;
+    while m != 0 {
+        m &= m << 1;
+        run += 1;
+    }
+    run
+}
+
+/// Fills `out` (zeroed by the caller, `input_count` long) with the inputs of `pos`.
+pub fn encode(pos: &Position, out: &mut [f32]) {
+    let variant = pos.variant();
+    let tail = if variant == Variant::Backgammon { 0.5 } else { 0.25 };
+    for side in [ME, THEM] {
+        let base = side * 96;
+        for i in 0..24 {
+            point_units(pos.count(side, i), tail, &mut out[base + 4 * i..base + 4 * i + 4]);
+        }
+    }
+    let pips = pos.pips();
+    let mut k = 192;
+    for side in [ME, THEM] {
+        out[k] = pos.off(side) as f32 / 15.0;
+        out[k + 1] = pips[side] as f32 / 200.0;
+        k += 2;
+    }
+    match variant {
+        Variant::Backgammon => {
+            out[k] = pos.bar(ME) as f32 / 2.0;
+            out[k + 1] = pos.bar(THEM) as f32 / 2.0;
+        }
+        Variant::Nardy | Variant::GulBara => {
+            out[k] = pos.all_home(ME) as u8 as f32;
+            out[k + 1] = pos.all_home(THEM) as u8 as f32;
+            // Runs along the other side's path: in its own numbering.
+            out[k + 2] = longest_run(opponent_mask(variant, pos.occupied(ME))) as f32 / 6.0;
+            out[k + 3] = longest_run(pos.occupied(THEM)) as f32 / 6.0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Rules;
+
+    #[test]
+    fn start_encodings() {
+        let p = Position::start(Rules::backgammon());
+        let mut x = vec![0.0; BACKGAMMON_INPUTS];
+        encode(&p, &mut x);
+        // Five checkers on my 6: 1, 1, 1, (5-3)/2.
+        assert_eq!(&x[20..24], &[1.0, 1.0, 1.0, 1.0]);
+        assert_eq!(x[192], 0.0);
+        let n = Position::start(Rules::nardy());
+        let mut y = vec![0.0; NARDY_INPUTS];
+        encode(&n, &mut y);
+        assert_eq!(&y[92..96], &[1.0, 1.0, 1.0, 3.0]);
+        assert_eq!(longest_run(0b0111_0110), 3);
+    }
+}

@@ -1,0 +1,193 @@
+//! A small multilayer perceptron: one hidden layer of sigmoids and five
+//! sigmoid outputs (win, win gammon, win backgammon, lose gammon, lose
+//! backgammon, each for the player on roll).
+//!
+//! The first layer is stored input-major (`w1[i * hidden .. (i + 1) * hidden]`
+//! holds the weights from input `i`): board encodings are mostly zeros, so the
+//! forward pass adds only the columns of the non-zero inputs, which is what
+//! makes 0-ply evaluation cheap.
+
+use crate::error::{Error, Result};
+
+pub const OUTPUTS: usize = 5;
+const MAGIC: &[u8; 4] = b"TVNN";
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mlp {
+    pub inputs: usize,
+    pub hidden: usize,
+    /// Input-major first layer, `inputs * hidden`.
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    /// Output-major second layer, `OUTPUTS * hidden`.
+    pub w2: Vec<f32>,
+    pub b2: [f32; OUTPUTS],
+}
+
+#[inline]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The hidden activations kept from a forward pass, for training.
+pub struct Activations {
+    pub hidden: Vec<f32>,
+    pub out: [f32; OUTPUTS],
+}
+
+impl Mlp {
+    /// Small random weights from a fixed seed.
+    pub fn new(inputs: usize, hidden: usize, seed: u64) -> Mlp {
+        let mut rng = crate::nn::SplitMix(seed);
+        let scale1 = 1.0 / (inputs as f32).sqrt();
+        let scale2 = 1.0 / (hidden as f32).sqrt();
+        Mlp {
+            inputs,
+            hidden,
+            w1: (0..inputs * hidden).map(|_| rng.symmetric() * scale1).collect(),
+            b1: vec![0.0; hidden],
+            w2: (0..OUTPUTS * hidden).map(|_| rng.symmetric() * scale2).collect(),
+            b2: [0.0; OUTPUTS],
+        }
+    }
+
+    /// Forward pass over a dense input vector, skipping its zeros.
+    pub fn forward(&self, x: &[f32], hidden: &mut Vec<f32>) -> [f32; OUTPUTS] {
+        debug_assert_eq!(x.len(), self.inputs);
+        hidden.clear();
+        hidden.extend_from_slice(&self.b1);
+        for (i, &v) in x.iter().enumerate() {
+            if v != 0.0 {
+                let col = &self.w1[i * self.hidden..(i + 1) * self.hidden];
+                for (h, &w) in hidden.iter_mut().zip(col) {
+                    *h += v * w;
+                }
+            }
+        }
+        for h in hidden.iter_mut() {
+            *h = sigmoid(*h);
+        }
+        let mut out = self.b2;
+        for (k, o) in out.iter_mut().enumerate() {
+            let row = &self.w2[k * self.hidden..(k + 1) * self.hidden];
+            *o += row.iter().zip(hidden.iter()).map(|(w, h)| w * h).sum::<f32>();
+            *o = sigmoid(*o);
+        }
+        out
+    }
+
+    pub fn evaluate(&self, x: &[f32]) -> [f32; OUTPUTS] {
+        let mut hidden = Vec::with_capacity(self.hidden);
+        self.forward(x, &mut hidden)
+    }
+
+    /// One gradient step of squared error towards `target` for input `x`
+    /// (the TD update when the target is the next position's value).
+    pub fn train_step(&mut self, x: &[f32], target: &[f32; OUTPUTS], rate: f32) {
+        let mut hidden = Vec::with_capacity(self.hidden);
+        let out = self.forward(x, &mut hidden);
+        let mut delta_out = [0f32; OUTPUTS];
+        for k in 0..OUTPUTS {
+            delta_out[k] = (target[k] - out[k]) * out[k] * (1.0 - out[k]);
+        }
+        // Back-propagate to the hidden layer before changing w2.
+        let mut delta_hidden = vec![0f32; self.hidden];
+        for (j, dh) in delta_hidden.iter_mut().enumerate() {
+            let mut s = 0.0;
+            for k in 0..OUTPUTS {
+                s += delta_out[k] * self.w2[k * self.hidden + j];
+            }
+            *dh = s * hidden[j] * (1.0 - hidden[j]);
+        }
+        for k in 0..OUTPUTS {
+            let row = &mut self.w2[k * self.hidden..(k + 1) * self.hidden];
+            for (w, h) in row.iter_mut().zip(hidden.iter()) {
+                *w += rate * delta_out[k] * h;
+            }
+            self.b2[k] += rate * delta_out[k];
+        }
+        for (i, &v) in x.iter().enumerate() {
+            if v != 0.0 {
+                let col = &mut self.w1[i * self.hidden..(i + 1) * self.hidden];
+                for (w, dh) in col.iter_mut().zip(delta_hidden.iter()) {
+                    *w += rate * v * dh;
+                }
+            }
+        }
+        for (b, dh) in self.b1.iter_mut().zip(delta_hidden.iter()) {
+            *b += rate * dh;
+        }
+    }
+
+    /// Little-endian file: magic, inputs, hidden (u32), then every f32.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(12 + 4 * (self.w1.len() + self.b1.len() + self.w2.len() + OUTPUTS));
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&(self.inputs as u32).to_le_bytes());
+        out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        for v in self.w1.iter().chain(&self.b1).chain(&self.w2).chain(&self.b2) {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<Mlp> {
+        if bytes.len() < 12 || &bytes[..4] != MAGIC {
+            return Err(Error::new("not a tavla network file (bad magic)"));
+        }
+        let word = |k: usize| u32::from_le_bytes(bytes[k..k + 4].try_into().expect("4 bytes")) as usize;
+        let (inputs, hidden) = (word(4), word(8));
+        let count = inputs * hidden + hidden + OUTPUTS * hidden + OUTPUTS;
+        if bytes.len() != 12 + 4 * count {
+            return Err(Error::new(format!(
+                "network file has {} bytes, expected {} for {inputs} inputs and {hidden} hidden units",
+                bytes.len(),
+                12 + 4 * count
+            )));
+        }
+        let floats: Vec<f32> =
+            bytes[12..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+        let (w1, rest) = floats.split_at(inputs * hidden);
+        let (b1, rest) = rest.split_at(hidden);
+        let (w2, b2) = rest.split_at(OUTPUTS * hidden);
+        Ok(Mlp {
+            inputs,
+            hidden,
+            w1: w1.to_vec(),
+            b1: b1.to_vec(),
+            w2: w2.to_vec(),
+            b2: b2.try_into().expect("five outputs"),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_round_trip_and_bad_files() {
+        let net = Mlp::new(10, 4, 7);
+        assert_eq!(Mlp::from_bytes(&net.to_bytes()).unwrap(), net);
+        assert!(Mlp::from_bytes(b"nope").is_err());
+        let mut short = net.to_bytes();
+        short.pop();
+        assert!(Mlp::from_bytes(&short).unwrap_err().to_string().contains("bytes"));
+    }
+
+    #[test]
+    fn training_moves_outputs_towards_target() {
+        let mut net = Mlp::new(6, 8, 1);
+        let x = [1.0, 0.0, 0.5, 0.0, 0.0, 1.0];
+        let target = [0.9, 0.1, 0.0, 0.2, 0.0];
+        let before = net.evaluate(&x);
+        for _ in 0..200 {
+            net.train_step(&x, &target, 0.5);
+        }
+        let after = net.evaluate(&x);
+        for k in 0..OUTPUTS {
+            assert!((after[k] - target[k]).abs() < (before[k] - target[k]).abs() + 1e-6, "{k}");
+            assert!((after[k] - target[k]).abs() < 0.05);
+        }
+    }
+}

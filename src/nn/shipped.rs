@@ -1,0 +1,25 @@
+//! The trained networks, compiled into the library from `weights/`.
+//!
+//! `weights/<variant>.tnn` are produced by `python scripts/train_td.py`
+//! (see benches/README.md for the exact commands and seeds).
+
+use crate::nn::Mlp;
+use crate::variant::Variant;
+use std::sync::OnceLock;
+
+static BACKGAMMON: &[u8] = include_bytes!("../../weights/backgammon.tnn");
+static NARDY: &[u8] = include_bytes!("../../weights/nardy.tnn");
+static GULBARA: &[u8] = include_bytes!("../../weights/gulbara.tnn");
+
+/// The shipped network for a variant (parsed once).
+pub fn network(variant: Variant) -> &'static Mlp {
+    static NETS: OnceLock<[Mlp; 3]> = OnceLock::new();
+    let nets = NETS.get_or_init(|| {
+        [BACKGAMMON, NARDY, GULBARA].map(|bytes| Mlp::from_bytes(bytes).expect("shipped weights are valid"))
+    });
+    match variant {
+        Variant::Backgammon => &nets[0],
+        Variant::Nardy => &nets[1],
+        Variant::GulBara => &nets[2],
+    }
+}

@@ -1,0 +1,667 @@
+//! Python classes for whole games and matches (`tavla.Game`, `tavla.Match`)
+//! and the position formats (`tavla.formats`). Conversion only: the rules
+//! live in `crate::game` and `crate::formats`.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyInt, PyList, PyString};
+
+use super::{rules_dict, rules_from_kwargs, value_error, PyMove, PyPosition};
+use crate::dice::Dice;
+use crate::formats::{self, Snapshot};
+use crate::game::matches::Match;
+use crate::game::players::{play_out, simulate, Strategy};
+use crate::game::{record, Cube, CubeRules, Event, Game, GameResult, Stakes};
+use crate::notation::format_play;
+use crate::variant::Variant;
+
+fn seed_or_random(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+        Dice::new(t as u64 ^ std::process::id() as u64).next_u64()
+    })
+}
+
+fn cube_rules(cube: bool, beaver: bool, jacoby: bool, max_cube: u32) -> PyResult<CubeRules> {
+    if !max_cube.is_power_of_two() {
+        return Err(PyValueError::new_err(format!("max_cube must be a power of two, not {max_cube}")));
+    }
+    Ok(CubeRules { enabled: cube, beaver, jacoby, max_value: max_cube })
+}
+
+fn dice_arg(dice: Option<(i64, i64)>) -> PyResult<Option<[u8; 2]>> {
+    match dice {
+        None => Ok(None),
+        Some((a, b)) => Ok(Some([
+            crate::movegen::check_die(a).map_err(value_error)?,
+            crate::movegen::check_die(b).map_err(value_error)?,
+        ])),
+    }
+}
+
+fn result_dict<'py>(py: Python<'py>, r: &GameResult, variant: Variant) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("winner", r.winner)?;
+    d.set_item("multiplier", r.multiplier)?;
+    d.set_item("kind", r.kind_name(variant))?;
+    d.set_item("cube", r.cube)?;
+    d.set_item("points", r.points)?;
+    d.set_item(
+        "ending",
+        match r.ending {
+            crate::game::Ending::BoreOff => "bore_off",
+            crate::game::Ending::CubePassed => "cube_passed",
+            crate::game::Ending::Draw => "draw",
+        },
+    )?;
+    Ok(d)
+}
+
+fn event_dict<'py>(py: Python<'py>, e: &Event) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    match e {
+        Event::OpeningRoll { dice } => {
+            d.set_item("type", "opening_roll")?;
+            d.set_item("dice", (dice[0], dice[1]))?;
+        }
+        Event::Begin { starter } => {
+            d.set_item("type", "begin")?;
+            d.set_item("starter", starter)?;
+        }
+        Event::Roll { player, dice } => {
+            d.set_item("type", "roll")?;
+            d.set_item("player", player)?;
+            d.set_item("dice", (dice[0], dice[1]))?;
+        }
+        Event::Move { player, play, step } => {
+            d.set_item("type", "move")?;
+            d.set_item("player", player)?;
+            d.set_item("play", format_play(play))?;
+            if let Some((die, count)) = step {
+                d.set_item("step", (die, count))?;
+            }
+        }
+        Event::Double { player } | Event::Take { player } | Event::Beaver { player } | Event::Pass { player } => {
+            let name = match e {
+                Event::Double { .. } => "double",
+                Event::Take { .. } => "take",
+                Event::Beaver { .. } => "beaver",
+                _ => "pass",
+            };
+            d.set_item("type", name)?;
+            d.set_item("player", player)?;
+        }
+    }
+    Ok(d)
+}
+
+/// Plays a move given as an index, a `Move`, or notation text.
+fn play_any(game: &mut Game, mv: &Bound<'_, PyAny>) -> PyResult<()> {
+    if mv.is_instance_of::<PyString>() {
+        let text: String = mv.extract()?;
+        game.play_text(&text).map_err(value_error)
+    } else if mv.is_instance_of::<PyInt>() {
+        let i: i64 = mv.extract()?;
+        if i < 0 {
+            return Err(PyValueError::new_err(format!("move index {i} is negative")));
+        }
+        game.play(i as usize).map_err(value_error)
+    } else if let Ok(m) = mv.downcast::<PyMove>() {
+        game.play_move(&m.get().inner).map_err(value_error)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "a move is an index, a tavla.Move or notation text, not {}",
+            mv.get_type().name()?
+        )))
+    }
+}
+
+/// "complete" when `text` names one legal move, "partial" when it could be
+/// the start of one; otherwise a ValueError saying what is wrong.
+fn entry_status(game: &Game, text: &str) -> PyResult<&'static str> {
+    use crate::game::entry;
+    if game.phase() != crate::game::Phase::Move {
+        return Err(PyValueError::new_err(format!("there is no move to enter: the game is in its {} phase", game.phase().name())));
+    }
+    match entry::find_move(game.position(), game.legal_moves(), text) {
+        Ok(_) => Ok("complete"),
+        Err(e) => {
+            if !text.trim().is_empty() && entry::is_partial(game.legal_moves(), text).unwrap_or(false) {
+                Ok("partial")
+            } else {
+                Err(value_error(e))
+            }
+        }
+    }
+}
+
+fn strategies(players: (String, String)) -> PyResult<[Strategy; 2]> {
+    Ok([
+        Strategy::parse(&players.0).map_err(value_error)?,
+        Strategy::parse(&players.1).map_err(value_error)?,
+    ])
+}
+
+/// One game of backgammon, long nardy or gul bara, with its dice, cube and result.
+#[pyclass(name = "Game", module = "tavla")]
+#[derive(Clone)]
+pub struct PyGame {
+    inner: Game,
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(signature = (variant = "backgammon", *, seed = None, cube = true, beaver = false, jacoby = false,
+                        max_cube = 64, match_length = 0, score = (0, 0), crawford = false, **rules))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        variant: &str,
+        seed: Option<u64>,
+        cube: bool,
+        beaver: bool,
+        jacoby: bool,
+        max_cube: u32,
+        match_length: u32,
+        score: (u32, u32),
+        crawford: bool,
+        rules: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let rules = rules_from_kwargs(variant, rules)?;
+        let stakes = Stakes { match_length, score: [score.0, score.1], crawford_game: crawford };
+        let game = Game::new(rules, cube_rules(cube, beaver, jacoby, max_cube)?, stakes, seed_or_random(seed))
+            .map_err(value_error)?;
+        Ok(PyGame { inner: game })
+    }
+
+    /// A game continuing from a position in any supported text form (XGID,
+    /// GNU Backgammon ID, FIBS board, JSON). `rolls` is how many rolls the game
+    /// has had (gul bara cascades only after the first three); `starter` is
+    /// who started (needed only for `last_roll_draw`).
+    #[staticmethod]
+    #[pyo3(signature = (text, *, rolls = 10, starter = None, seed = None))]
+    fn from_position(text: &str, rolls: u32, starter: Option<usize>, seed: Option<u64>) -> PyResult<Self> {
+        let s = formats::parse_any(text).map_err(value_error)?;
+        Game::from_snapshot(&s, rolls, starter, seed_or_random(seed)).map(|inner| PyGame { inner }).map_err(value_error)
+    }
+
+    /// Replays a game record (JSON from `to_json`) to its end.
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Self> {
+        record::game_from_json(text).map(|inner| PyGame { inner }).map_err(value_error)
+    }
+
+    /// Every state of a recorded game: the fresh game, then one after each event.
+    #[staticmethod]
+    fn replay(text: &str) -> PyResult<Vec<PyGame>> {
+        Ok(record::replay_game(text).map_err(value_error)?.into_iter().map(|inner| PyGame { inner }).collect())
+    }
+
+    /// The game record as JSON (settings, every event, the result).
+    fn to_json(&self) -> String {
+        record::game_to_json(&self.inner)
+    }
+
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.inner.rules().variant.name()
+    }
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        rules_dict(py, self.inner.rules())
+    }
+    /// "opening_roll", "roll", "move", "double_offered" or "over".
+    #[getter]
+    fn phase(&self) -> &'static str {
+        self.inner.phase().name()
+    }
+    /// The player to act: 0 or 1 (while a double is offered: the doubler).
+    #[getter]
+    fn turn(&self) -> usize {
+        self.inner.turn()
+    }
+    /// The player who must answer an offered double, else None.
+    #[getter]
+    fn decider(&self) -> Option<usize> {
+        self.inner.decider()
+    }
+    #[getter]
+    fn starter(&self) -> Option<usize> {
+        self.inner.starter()
+    }
+    /// The position seen from the player whose turn it is.
+    #[getter]
+    fn position(&self) -> PyPosition {
+        PyPosition { inner: *self.inner.position() }
+    }
+    /// The position seen from `player`.
+    fn position_for(&self, player: usize) -> PyResult<PyPosition> {
+        if player > 1 {
+            return Err(PyValueError::new_err(format!("player {player} does not exist: players are 0 and 1")));
+        }
+        Ok(PyPosition { inner: self.inner.position_for(player) })
+    }
+    /// The dice being played, or None before the roll.
+    #[getter]
+    fn dice(&self) -> Option<(u8, u8)> {
+        self.inner.dice().map(|d| (d[0], d[1]))
+    }
+    /// Gul bara: the cascade step being played, (number, moves asked), else None.
+    #[getter]
+    fn cascade_step(&self) -> Option<(u8, u8)> {
+        self.inner.cascade_step()
+    }
+    /// Whether the player to move is playing the opponent's unplayed cascade moves.
+    #[getter]
+    fn is_cascade_handover(&self) -> bool {
+        self.inner.is_cascade_handover()
+    }
+    /// `last_roll_draw`: the starter has finished and the other player has its last turn.
+    #[getter]
+    fn is_last_turn(&self) -> bool {
+        self.inner.is_last_turn()
+    }
+    #[getter]
+    fn rolls(&self) -> u32 {
+        self.inner.rolls()
+    }
+    #[getter]
+    fn cube_value(&self) -> u32 {
+        self.inner.cube().value
+    }
+    /// 0, 1, or None while the cube is centered.
+    #[getter]
+    fn cube_owner(&self) -> Option<usize> {
+        self.inner.cube().owner
+    }
+    #[getter]
+    fn match_length(&self) -> u32 {
+        self.inner.stakes().match_length
+    }
+    /// The score before this game (match play).
+    #[getter]
+    fn score(&self) -> (u32, u32) {
+        let s = self.inner.stakes().score;
+        (s[0], s[1])
+    }
+    #[getter]
+    fn is_crawford(&self) -> bool {
+        self.inner.stakes().crawford_game
+    }
+    /// Whether the player on roll may double now.
+    #[getter]
+    fn may_double(&self) -> bool {
+        self.inner.may_double()
+    }
+    /// Why the player on roll may not double now, or None if it may.
+    fn why_no_double(&self) -> Option<String> {
+        self.inner.check_double().err().map(|e| e.to_string())
+    }
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.inner.is_over()
+    }
+    /// {"winner", "multiplier", "kind", "cube", "points", "ending"} once over, else None.
+    #[getter]
+    fn result<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.inner.result().map(|r| result_dict(py, &r, self.inner.rules().variant)).transpose()
+    }
+    /// Every event so far, as dicts.
+    #[getter]
+    fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let items: Vec<Bound<'py, PyDict>> =
+            self.inner.history().iter().map(|e| event_dict(py, e)).collect::<PyResult<_>>()?;
+        PyList::new(py, items)
+    }
+
+    /// One roll-off attempt (dice[p] is player p's die); returns the starter,
+    /// or None when the dice were equal.
+    #[pyo3(signature = (dice = None))]
+    fn roll_off(&mut self, dice: Option<(i64, i64)>) -> PyResult<Option<usize>> {
+        self.inner.roll_off(dice_arg(dice)?).map_err(value_error)
+    }
+    /// Rolls off until someone starts; returns the starter.
+    fn decide_starter(&mut self) -> PyResult<usize> {
+        self.inner.decide_starter().map_err(value_error)
+    }
+    /// Starts without a roll-off, `starter` to roll first.
+    fn begin(&mut self, starter: usize) -> PyResult<()> {
+        self.inner.begin_with(starter).map_err(value_error)
+    }
+    /// Rolls for the player on turn (seeded dice unless given); returns the dice.
+    #[pyo3(signature = (dice = None))]
+    fn roll(&mut self, dice: Option<(i64, i64)>) -> PyResult<(u8, u8)> {
+        let d = self.inner.roll(dice_arg(dice)?).map_err(value_error)?;
+        Ok((d[0], d[1]))
+    }
+    /// The legal moves now (a pass is one move with no steps).
+    fn legal_moves(&self) -> Vec<PyMove> {
+        self.inner.legal_moves().iter().map(|&m| PyMove::from(m)).collect()
+    }
+    /// Plays a move: an index into `legal_moves()`, a `Move`, or notation ("24/18 13/11").
+    fn play(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
+        play_any(&mut self.inner, mv)
+    }
+    fn double(&mut self) -> PyResult<()> {
+        self.inner.double().map_err(value_error)
+    }
+    /// "complete" if `text` names one legal move, "partial" if it could start
+    /// one (a move entered a part at a time); else ValueError with the reason.
+    fn entry_status(&self, text: &str) -> PyResult<&'static str> {
+        entry_status(&self.inner, text)
+    }
+    fn take(&mut self) -> PyResult<()> {
+        self.inner.take().map_err(value_error)
+    }
+    fn beaver(&mut self) -> PyResult<()> {
+        self.inner.beaver().map_err(value_error)
+    }
+    /// Passes (drops) the offered double: the doubler wins at the current cube value.
+    fn drop<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let r = self.inner.pass().map_err(value_error)?;
+        result_dict(py, &r, self.inner.rules().variant)
+    }
+    /// Plays the rest of the game between trivial players ("random" or "greedy").
+    #[pyo3(signature = (players = ("random".to_string(), "random".to_string()), seed = None))]
+    fn play_out<'py>(&mut self, py: Python<'py>, players: (String, String), seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
+        let strategies = strategies(players)?;
+        let mut picks = Dice::new(seed_or_random(seed));
+        let r = play_out(&mut self.inner, strategies, &mut picks).map_err(value_error)?;
+        result_dict(py, &r, self.inner.rules().variant)
+    }
+    /// The index of the move a trivial player ("random" or "greedy") would pick.
+    #[pyo3(signature = (player = "greedy", seed = None))]
+    fn suggest(&self, player: &str, seed: Option<u64>) -> PyResult<usize> {
+        if self.inner.legal_moves().is_empty() {
+            return Err(PyValueError::new_err("there is no move to choose now"));
+        }
+        let s = Strategy::parse(player).map_err(value_error)?;
+        Ok(s.choose(self.inner.legal_moves(), &mut Dice::new(seed_or_random(seed))))
+    }
+
+    fn to_xgid(&self) -> PyResult<String> {
+        formats::xgid::write(&Snapshot::of_game(&self.inner)).map_err(value_error)
+    }
+    /// "PositionID:MatchID".
+    fn to_gnubg_id(&self) -> PyResult<String> {
+        formats::gnubg::gnubg_id(&Snapshot::of_game(&self.inner)).map_err(value_error)
+    }
+    #[pyo3(signature = (names = ("player0".to_string(), "player1".to_string())))]
+    fn to_fibs(&self, names: (String, String)) -> PyResult<String> {
+        formats::fibs::write(&Snapshot::of_game(&self.inner), [&names.0, &names.1]).map_err(value_error)
+    }
+    /// The position with its context in the project's JSON form.
+    fn to_position_json(&self) -> String {
+        formats::json::snapshot_to_json(&Snapshot::of_game(&self.inner))
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "<Game {} phase={} turn={} cube={}{}>",
+            self.inner.rules().variant.name(),
+            self.inner.phase().name(),
+            self.inner.turn(),
+            self.inner.cube().value,
+            self.inner.result().map(|r| format!(" result={:?}/{}", r.winner, r.points)).unwrap_or_default()
+        )
+    }
+}
+
+/// A match to N points: the score, the Crawford game, and the current game.
+#[pyclass(name = "Match", module = "tavla")]
+pub struct PyMatch {
+    inner: Match,
+}
+
+#[pymethods]
+impl PyMatch {
+    #[new]
+    #[pyo3(signature = (variant = "backgammon", length = 5, *, crawford = true, seed = None, cube = true,
+                        max_cube = 64, score = (0, 0), crawford_game = false, **rules))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        variant: &str,
+        length: u32,
+        crawford: bool,
+        seed: Option<u64>,
+        cube: bool,
+        max_cube: u32,
+        score: (u32, u32),
+        crawford_game: bool,
+        rules: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let rules = rules_from_kwargs(variant, rules)?;
+        let m = Match::with_score(
+            rules,
+            length,
+            crawford,
+            cube_rules(cube, false, false, max_cube)?,
+            [score.0, score.1],
+            crawford_game,
+            seed_or_random(seed),
+        )
+        .map_err(value_error)?;
+        Ok(PyMatch { inner: m })
+    }
+
+    /// Replays a match record (JSON from `to_json`).
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Self> {
+        record::match_from_json(text).map(|inner| PyMatch { inner }).map_err(value_error)
+    }
+    fn to_json(&self) -> String {
+        record::match_to_json(&self.inner)
+    }
+    #[getter]
+    fn length(&self) -> u32 {
+        self.inner.length()
+    }
+    /// The score, counting the current game once it is over.
+    #[getter]
+    fn score(&self) -> (u32, u32) {
+        let s = self.inner.score();
+        (s[0], s[1])
+    }
+    #[getter]
+    fn winner(&self) -> Option<usize> {
+        self.inner.winner()
+    }
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.inner.is_over()
+    }
+    #[getter]
+    fn game_number(&self) -> usize {
+        self.inner.game_number()
+    }
+    /// A copy of the current game, to inspect (act through the match's methods).
+    #[getter]
+    fn game(&self) -> PyGame {
+        PyGame { inner: self.inner.game().clone() }
+    }
+    /// Copies of the finished games.
+    #[getter]
+    fn finished_games(&self) -> Vec<PyGame> {
+        self.inner.finished_games().iter().map(|g| PyGame { inner: g.clone() }).collect()
+    }
+    /// Starts the next game (the current one must be over).
+    fn next_game(&mut self) -> PyResult<()> {
+        self.inner.next_game().map_err(value_error)
+    }
+    #[pyo3(signature = (dice = None))]
+    fn roll_off(&mut self, dice: Option<(i64, i64)>) -> PyResult<Option<usize>> {
+        self.inner.game_mut().roll_off(dice_arg(dice)?).map_err(value_error)
+    }
+    fn decide_starter(&mut self) -> PyResult<usize> {
+        self.inner.game_mut().decide_starter().map_err(value_error)
+    }
+    #[pyo3(signature = (dice = None))]
+    fn roll(&mut self, dice: Option<(i64, i64)>) -> PyResult<(u8, u8)> {
+        let d = self.inner.game_mut().roll(dice_arg(dice)?).map_err(value_error)?;
+        Ok((d[0], d[1]))
+    }
+    fn legal_moves(&self) -> Vec<PyMove> {
+        self.inner.game().legal_moves().iter().map(|&m| PyMove::from(m)).collect()
+    }
+    fn play(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
+        play_any(self.inner.game_mut(), mv)
+    }
+    fn double(&mut self) -> PyResult<()> {
+        self.inner.game_mut().double().map_err(value_error)
+    }
+    fn entry_status(&self, text: &str) -> PyResult<&'static str> {
+        entry_status(self.inner.game(), text)
+    }
+    fn suggest(&self, player: &str) -> PyResult<usize> {
+        PyGame { inner: self.inner.game().clone() }.suggest(player, Some(0))
+    }
+    fn take(&mut self) -> PyResult<()> {
+        self.inner.game_mut().take().map_err(value_error)
+    }
+    fn drop<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let variant = self.inner.rules().variant;
+        let r = self.inner.game_mut().pass().map_err(value_error)?;
+        result_dict(py, &r, variant)
+    }
+    /// Plays the rest of the current game between trivial players.
+    #[pyo3(signature = (players = ("random".to_string(), "random".to_string()), seed = None))]
+    fn play_out<'py>(&mut self, py: Python<'py>, players: (String, String), seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
+        let strategies = strategies(players)?;
+        let variant = self.inner.rules().variant;
+        let mut picks = Dice::new(seed_or_random(seed));
+        let r = play_out(self.inner.game_mut(), strategies, &mut picks).map_err(value_error)?;
+        result_dict(py, &r, variant)
+    }
+    fn __repr__(&self) -> String {
+        let s = self.inner.score();
+        format!("<Match {} to {} score {}-{} game {}>", self.inner.rules().variant.name(), self.inner.length(), s[0], s[1], self.inner.game_number())
+    }
+}
+
+/// Reads any position form into a dict: position (seen from `turn`), turn,
+/// dice, cube_value, cube_owner, match_length, score, crawford,
+/// double_offered, jacoby, beaver, max_cube.
+#[pyfunction]
+fn _parse_position<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
+    let s = formats::parse_any(text).map_err(value_error)?;
+    let d = PyDict::new(py);
+    d.set_item("position", PyPosition { inner: s.position })?;
+    d.set_item("turn", s.turn)?;
+    d.set_item("dice", s.dice.map(|x| (x[0], x[1])))?;
+    d.set_item("cube_value", s.cube.value)?;
+    d.set_item("cube_owner", s.cube.owner)?;
+    d.set_item("match_length", s.stakes.match_length)?;
+    d.set_item("score", (s.stakes.score[0], s.stakes.score[1]))?;
+    d.set_item("crawford", s.stakes.crawford_game)?;
+    d.set_item("double_offered", s.double_offered)?;
+    d.set_item("jacoby", s.cube_rules.jacoby)?;
+    d.set_item("beaver", s.cube_rules.beaver)?;
+    d.set_item("max_cube", s.cube_rules.max_value)?;
+    Ok(d)
+}
+
+/// Writes a position with its context in one of the forms.
+#[pyfunction]
+#[pyo3(signature = (form, position, turn, dice, cube_value, cube_owner, match_length, score, crawford,
+                    double_offered, jacoby, beaver, max_cube, names))]
+#[allow(clippy::too_many_arguments)]
+fn _write_position(
+    form: &str,
+    position: &PyPosition,
+    turn: usize,
+    dice: Option<(i64, i64)>,
+    cube_value: u32,
+    cube_owner: Option<usize>,
+    match_length: u32,
+    score: (u32, u32),
+    crawford: bool,
+    double_offered: bool,
+    jacoby: bool,
+    beaver: bool,
+    max_cube: u32,
+    names: (String, String),
+) -> PyResult<String> {
+    let s = Snapshot {
+        position: position.inner,
+        turn,
+        dice: dice_arg(dice)?,
+        cube: Cube { value: cube_value, owner: cube_owner },
+        cube_rules: cube_rules(true, beaver, jacoby, max_cube)?,
+        stakes: Stakes { match_length, score: [score.0, score.1], crawford_game: crawford },
+        double_offered,
+    };
+    s.validate().map_err(value_error)?;
+    match form {
+        "xgid" => formats::xgid::write(&s),
+        "gnubg" => formats::gnubg::gnubg_id(&s),
+        "position_id" => formats::gnubg::position_id(&s.position),
+        "match_id" => formats::gnubg::match_id(&s),
+        "fibs" => formats::fibs::write(&s, [&names.0, &names.1]),
+        "json" => Ok(formats::json::snapshot_to_json(&s)),
+        other => return Err(PyValueError::new_err(format!("unknown form {other:?}"))),
+    }
+    .map_err(value_error)
+}
+
+/// Plays `games` money games between trivial players; returns the tallies.
+#[pyfunction]
+#[pyo3(signature = (variant, games, *, seed = 0, players = ("random".to_string(), "random".to_string()), threads = 1, **rules))]
+fn simulate_games<'py>(
+    py: Python<'py>,
+    variant: &str,
+    games: u64,
+    seed: u64,
+    players: (String, String),
+    threads: usize,
+    rules: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let rules = rules_from_kwargs(variant, rules)?;
+    let strategies = strategies(players)?;
+    let threads = threads.max(1);
+    let tallies = py.allow_threads(|| {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads as u64)
+                .map(|k| {
+                    let n = games / threads as u64 + u64::from(k < games % threads as u64);
+                    scope.spawn(move || simulate(rules, n, seed.wrapping_add(k.wrapping_mul(0x9E37_79B9)), strategies))
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("a simulation thread panicked")).collect::<Vec<_>>()
+        })
+    });
+    let mut total = crate::game::players::Tally::default();
+    for t in tallies {
+        let t = t.map_err(value_error)?;
+        total.games += t.games;
+        total.draws += t.draws;
+        total.rolls += t.rolls;
+        total.starter_wins += t.starter_wins;
+        for p in 0..2 {
+            for k in 0..3 {
+                total.wins[p][k] += t.wins[p][k];
+            }
+        }
+    }
+    let d = PyDict::new(py);
+    d.set_item("games", total.games)?;
+    d.set_item("wins", total.wins.iter().map(|w| w.to_vec()).collect::<Vec<_>>())?;
+    d.set_item("draws", total.draws)?;
+    d.set_item("rolls", total.rolls)?;
+    d.set_item("starter_wins", total.starter_wins)?;
+    Ok(d)
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyGame>()?;
+    m.add_class::<PyMatch>()?;
+    m.add_function(wrap_pyfunction!(_parse_position, m)?)?;
+    m.add_function(wrap_pyfunction!(_write_position, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_games, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,116 @@
+"""Position formats: XGID, GNU Backgammon IDs, FIBS boards, JSON."""
+
+import json
+import random
+
+import gnubg_nn
+import pytest
+
+import tavla
+from tavla import formats
+
+START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+
+
+def random_backgammon_position(rng):
+    g = tavla.Game("backgammon", seed=rng.randrange(1 << 30))
+    g.decide_starter()
+    for _ in range(rng.randrange(0, 40)):
+        if g.phase == "roll":
+            g.roll()
+        elif g.phase == "move":
+            g.play(rng.randrange(len(g.legal_moves())))
+        else:
+            break
+    return g
+
+
+def test_published_start_ids():
+    start = tavla.Position.start()
+    assert formats.position_id(start) == "4HPwATDgc/ABMA"
+    assert formats.position_from_id("4HPwATDgc/ABMA") == start
+    info = formats.parse("4HPwATDgc/ABMA:cAgAAAAAAAAA")
+    assert info["turn"] == 1 and info["cube_value"] == 1 and info["cube_owner"] is None
+    assert info["match_length"] == 0
+    info = formats.parse(START_XGID)
+    assert info["position"] == start and info["turn"] == 0
+    assert formats.to_xgid(start, max_cube=1024) == START_XGID
+
+
+def test_position_ids_agree_with_gnubg():
+    rng = random.Random(5)
+    for _ in range(200):
+        g = random_backgammon_position(rng)
+        pos = g.position
+        mine, theirs = pos.to_arrays()
+        board = [list(theirs), list(mine)]  # gnubg: [opponent, player on roll]
+        pid = formats.position_id(pos)
+        assert pid == gnubg_nn.position_id(board)
+        assert [list(x) for x in gnubg_nn.board_from_position_id(pid)] == board
+        assert formats.position_from_id(pid) == pos
+
+
+def test_all_forms_round_trip_with_context():
+    rng = random.Random(7)
+    for _ in range(100):
+        g = random_backgammon_position(rng)
+        context = dict(
+            turn=g.turn,
+            dice=g.dice if g.phase == "move" else None,
+            cube_value=rng.choice([1, 2, 4]),
+            match_length=7,
+            score=(rng.randrange(7), rng.randrange(7)),
+        )
+        context["cube_owner"] = None if context["cube_value"] == 1 else rng.randrange(2)
+        pos = g.position
+        for text in (formats.to_xgid(pos, **context), formats.to_gnubg_id(pos, **context),
+                     formats.to_json(pos, **context), formats.to_fibs(pos, **context)):
+            info = formats.parse(text)
+            assert info["position"] == pos, text
+            for key, value in context.items():
+                assert info[key] == value, (text, key)
+
+
+def test_json_every_variant_and_options():
+    for variant in tavla.VARIANTS:
+        g = tavla.Game(variant, seed=3, **({"koks": True} if variant != "backgammon" else {}))
+        g.decide_starter()
+        g.roll() if g.phase == "roll" else None
+        text = g.to_position_json()
+        data = json.loads(text)
+        assert data["variant"] == variant and len(data["checkers"][0]) == 24
+        info = formats.parse(text)
+        assert info["position"] == g.position and info["turn"] == g.turn
+        if variant != "backgammon":
+            assert info["position"].rules["koks"] is True
+            with pytest.raises(ValueError, match="short backgammon"):
+                formats.to_xgid(info["position"])
+        same = tavla.Game.from_position(text)
+        assert same.position == g.position and same.legal_moves() == g.legal_moves()
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:7:0:0:7:10", "past the match length"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:3:00:0:0:0:0:10", "turn"),
+        ("XGID=-b----E-C---eE---c-e----Z-:0:0:1:00:0:0:0:0:10", "not '-'"),
+        ("4HPwATDgc/AB!A", "Base64"),
+        ("4HPwATDgc/ABMA:cAgAAAAAA", "12 characters"),
+        ("board:a:b:5", "53 fields"),
+        ('{"variant": "nardy"}', "checkers"),
+        ("hello", "cannot tell"),
+    ],
+)
+def test_bad_text_is_named(text, message):
+    with pytest.raises(ValueError, match=message):
+        formats.parse(text)
+
+
+def test_fibs_published_example():
+    text = ("board:mpgnu:buster:17:0:2:0:0:0:2:1:4:3:0:1:0:1:0:0:2:0:0:0:0:0:1:-2:-2:-1:-4:-4:0:"
+            "-1:3:6:0:0:1:1:1:0:-1:1:25:0:2:0:0:0:2:2:0:0")
+    info = formats.parse(text)
+    assert info["dice"] == (3, 6) and info["match_length"] == 17 and info["score"] == (0, 2)
+    assert info["position"].off == (2, 0)
+    assert len(info["position"].legal_moves(3, 6)) > 0

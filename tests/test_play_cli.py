@@ -1,0 +1,94 @@
+"""The terminal game, used the way a person would: through a pseudo-terminal."""
+
+import re
+import subprocess
+import sys
+
+import pexpect
+import pytest
+
+ROLL = r"roll \(r\) or double \(d\)\? "
+MOVE = r"move(?: \[[^\]]*\])?> "
+ANSWER = r"take or pass\? "
+END = r"(You win|wins|draw)[^\n]*point"
+
+
+def spawn(*args):
+    return pexpect.spawn(sys.executable, ["-m", "tavla", "play", *args], encoding="utf-8", timeout=20)
+
+
+def test_show_draws_positions_in_every_form():
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:-1:-1:64:2:4:0:7:10"
+    for text in (xgid, "4HPwATDgc/ABMA:cAgAAAAAAAAA"):
+        out = subprocess.run([sys.executable, "-m", "tavla", "show", text], capture_output=True, text=True, check=True).stdout
+        assert "●" in out and "○" in out and "13 14 15" in out
+        assert "XGID=-b----E-C---eE---c-e----B-" in out
+    assert "dice 6-4" in subprocess.run([sys.executable, "-m", "tavla", "show", xgid], capture_output=True, text=True).stdout
+    bad = subprocess.run([sys.executable, "-m", "tavla", "show", "XGID=nonsense"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "XGID" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_entering_a_move_in_parts_with_mistakes_and_undo():
+    child = spawn("--variant", "backgammon", "--seed", "11")
+    tried = False
+    doubled = False
+    while not tried:
+        k = child.expect([ROLL, MOVE, ANSWER])
+        if k == 0:
+            child.sendline("r" if doubled else "d")  # a double at the first chance
+            doubled = True
+            continue
+        if k == 2:
+            child.sendline("take")
+            continue
+        child.sendline("?")
+        child.expect(MOVE)
+        listing = child.before
+        two_part = [m for m in re.findall(r"\d+\. (\S+ \S+)\r?\n", listing) if "(" not in m and "*" not in m]
+        child.sendline("25/1")
+        child.expect("Illegal: ")
+        child.expect(MOVE)
+        child.sendline("undo")
+        child.expect("Nothing to undo")
+        child.expect(MOVE)
+        if not two_part:
+            child.sendline("1")
+            continue
+        first, second = two_part[0].split()
+        child.sendline(first)
+        child.expect(re.escape(f"[{first} ...]> "))
+        child.sendline("undo")
+        child.expect(f"Took back {re.escape(first)}")
+        child.expect(MOVE)
+        child.sendline(first)
+        child.expect(re.escape(f"[{first} ...]> "))
+        child.sendline(second)
+        child.expect("You play ")
+        tried = True
+    child.sendline("quit")
+    child.expect("Goodbye")
+    child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize("variant", ["nardy", "gulbara"])
+def test_a_whole_game_to_its_result(variant):
+    child = spawn("--variant", variant, "--seed", "3")
+    bad_double_seen = False
+    while True:
+        k = child.expect([ROLL, MOVE, ANSWER, END])
+        if k == 0:
+            if not bad_double_seen:
+                child.sendline("x")
+                child.expect("type r to roll")
+                bad_double_seen = True
+                continue
+            child.sendline("r")
+        elif k == 1:
+            child.sendline("1")
+        elif k == 2:
+            child.sendline("take")
+        else:
+            break
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
