@@ -195,3 +195,23 @@ def test_gul_bara_cascade_passes_what_cannot_be_played(base, browser):
     s = state(browser)
     assert s["onRoll"] == "top" and s["dice"] is None  # the opponent now rolls its own turn
     assert board_position(browser)["top"] == expected[0].position.to_arrays()[0]
+
+
+def test_paste_an_xgid(base, browser):
+    formats = pytest.importorskip("tavla.formats", reason="the formats module is not in this build")
+    from tavla.sampling import random_positions
+
+    position = random_positions("backgammon", 5, seed=11)[-1]
+    xgid = formats.to_xgid(position, dice=(5, 2))
+    open_board(browser, base)
+    assert browser.find_element(By.ID, "load-xgid").is_enabled()
+    box = browser.find_element(By.ID, "xgid")
+    box.send_keys(xgid)
+    browser.find_element(By.ID, "load-xgid").click()
+    expected = [m.notation for m in position.legal_moves(5, 2)]
+    wait(browser, lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "#moves li")] == expected)
+    mine, theirs = position.to_arrays()
+    assert board_position(browser) == {"bottom": mine, "top": theirs, "onRoll": "bottom"}
+    assert state(browser)["dice"] == [5, 2]
+    browser.find_elements(By.CSS_SELECTOR, "#moves li")[-1].click()
+    assert wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#board path.arrow"))
