@@ -214,7 +214,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         pool.require_engine()
 
         def work():
-            engine = pool.engine(position.variant, ply)
+            engine = pool.engine(position, ply)
             try:
                 return engine.hint(position, d1, d2, top=request.top)
             except ValueError as e:
@@ -238,7 +238,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         pool.require_engine()
 
         def work():
-            engine = pool.engine(position.variant, ply)
+            engine = pool.engine(position, ply)
             try:
                 return engine.evaluate(position)
             except ValueError as e:
@@ -259,7 +259,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         pool.require_engine()
 
         def work():
-            engine = pool.engine(position.variant, ply)
+            engine = pool.engine(position, ply)
             try:
                 return engine.best_move(position, d1, d2)
             except ValueError as e:

@@ -51,14 +51,15 @@ class EnginePool:
         if not engine_available():
             raise EngineUnavailable("the engine is not available in this build of tavla (no tavla.Engine)")
 
-    def engine(self, variant: str, ply: int) -> Any:
-        """This worker's engine for a variant and ply, made on first use (on the worker, since
-        making one may take a while)."""
+    def engine(self, position: Any, ply: int) -> Any:
+        """This worker's engine for the position's variant and rule options at a ply, made on first
+        use (on the worker, since making one may take a while)."""
         self.require_engine()
         engines = self.local.__dict__.setdefault("engines", {})
-        key = (variant, ply)
+        rules = dict(position.rules)
+        key = (position.variant, ply, tuple(sorted(rules.items())))
         if key not in engines:
-            engines[key] = tavla.Engine(variant, ply=ply)
+            engines[key] = tavla.Engine(position.variant, ply=ply, **rules)
         return engines[key]
 
     async def run(self, work: Callable[[], Any]) -> tuple[Any, float]:
