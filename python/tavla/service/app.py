@@ -221,11 +221,12 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
                 raise engine_value_error(e) from None
 
         candidates, seconds = await pool.run(work)
-        # diff is computed here from the equities so that its sign is always as documented (<= 0).
+        # diff is computed here, from the equities, so that it means the same whatever the engine
+        # reports; ply is passed on when the engine says at which ply it judged each play.
         best = candidates[0].equity if candidates else 0.0
         out = [
             CandidateOut(rank=k, move=move_out(c.move), equity=c.equity, diff=c.equity - best,
-                         probabilities=probabilities(c.evaluation))
+                         ply=getattr(c, "ply", None), probabilities=probabilities(c.evaluation))
             for k, c in enumerate(candidates, 1)
         ]
         return HintOut(variant=position.variant, dice=[d1, d2], ply=ply, candidates=out, time_ms=seconds * 1000)

@@ -134,7 +134,9 @@ class CandidateOut(BaseModel):
     rank: int
     move: MoveOut
     equity: float
-    diff: float = Field(description="equity minus the best candidate's equity (0 for the best, negative otherwise)")
+    diff: float = Field(description="equity minus the first (best) candidate's equity: 0 for the best; plays the "
+                        "move filter judged at a lower ply may come out above it")
+    ply: Optional[int] = Field(None, description="the ply this play was judged at (lower for plays the move filter cut)")
     probabilities: Probabilities
 
 
