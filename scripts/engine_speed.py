@@ -3,7 +3,7 @@
 
 0-ply evaluations per second per evaluator (one thread, Rust loop), and the
 median time per decision (best move of a position and roll) at 0, 1 and 2
-ply, for our heuristic engine and, in backgammon, gnubg_nn's best_move at the
+ply, for our default (network) engine and, in backgammon, gnubg_nn's best_move at the
 same plies on the same positions in the same run.
 
     python scripts/engine_speed.py [--positions 40]
@@ -37,6 +37,12 @@ def positions(variant: str, n: int, seed: int = 7):
     return out[:n]
 
 
+def _timed(call) -> float:
+    t = time.perf_counter()
+    call()
+    return time.perf_counter() - t
+
+
 def median_ms(fn, cases) -> float:
     times = []
     for pos, d1, d2 in cases:
@@ -53,10 +59,25 @@ def main() -> None:
     print("| variant | evaluator | 0-ply evals/s (1 thread) |")
     print("|---|---|---|")
     for variant in tavla.VARIANTS:
-        for ev in ["heuristic", "pubeval", "pips"]:
+        for ev in ["network", "heuristic", "pubeval", "pips"]:
             if ev == "pubeval" and variant != "backgammon":
                 continue
             print(f"| {variant} | {ev} | {_eval_rate(variant, ev, 1.0):,.0f} |")
+    print()
+    print("0-ply evaluation of one position per Python call, same positions, same run")
+    print("| evaluator | evaluations/s | µs per call |")
+    print("|---|---|---|")
+    import gnubg_nn
+
+    cases = positions("backgammon", 400)
+    engine = tavla.Engine("backgammon", 0)
+    boards = [[list(p.to_arrays()[1]), list(p.to_arrays()[0])] for p, _, _ in cases]
+    for name, call in [
+        ("tavla Engine(ply=0).evaluate (network)", lambda: [engine.evaluate(p) for p, _, _ in cases]),
+        ("gnubg_nn.probabilities(board, 0)", lambda: [gnubg_nn.probabilities(b, 0) for b in boards]),
+    ]:
+        best = min(_timed(call) for _ in range(5))
+        print(f"| {name} | {len(cases) / best:,.0f} | {best / len(cases) * 1e6:.2f} |")
     print()
     print(f"median ms per decision over {args.positions} positions (engine threads: all cores)")
     print("| variant | player | 0-ply | 1-ply | 2-ply |")
@@ -64,7 +85,7 @@ def main() -> None:
     for variant in tavla.VARIANTS:
         cases = positions(variant, args.positions)
         row = [median_ms(tavla.Engine(variant, ply).best_move, cases) for ply in (0, 1, 2)]
-        print(f"| {variant} | tavla heuristic | " + " | ".join(f"{x:.3f}" for x in row) + " |")
+        print(f"| {variant} | tavla network | " + " | ".join(f"{x:.3f}" for x in row) + " |")
         if variant == "backgammon":
             import gnubg_nn
 

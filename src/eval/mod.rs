@@ -172,6 +172,7 @@ pub fn evaluator_by_name(name: &str, variant: Variant) -> Result<Box<dyn Evaluat
     match name {
         "heuristic" => Ok(Box::new(heuristic::Heuristic::new(variant))),
         "network" | "net" | "nn" => Ok(Box::new(neural::Network::shipped(variant))),
+        other if other.starts_with("network=") => Ok(Box::new(neural::Network::from_file(&other[8..], variant)?)),
         "pubeval" if variant == Variant::Backgammon => Ok(Box::new(pubeval::PubEval)),
         "pubeval" => Err(Error::new(format!("pubeval evaluates backgammon only, not {}", variant.name()))),
         "pips" | "fake" => Ok(Box::new(fake::PipCount)),

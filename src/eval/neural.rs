@@ -2,6 +2,7 @@
 
 use std::cell::RefCell;
 
+use crate::error::{Error, Result};
 use crate::eval::{Evaluation, Evaluator};
 use crate::nn::encoding::encode;
 use crate::nn::{shipped, Mlp};
@@ -9,12 +10,29 @@ use crate::position::Position;
 use crate::variant::Variant;
 
 pub struct Network {
-    net: &'static Mlp,
+    net: Mlp,
+    name: String,
 }
 
 impl Network {
     pub fn shipped(variant: Variant) -> Network {
-        Network { net: shipped::network(variant) }
+        Network { net: shipped::network(variant).clone(), name: "network".into() }
+    }
+
+    /// A network from a weights file (for comparing training runs), checked
+    /// against the variant's input encoding.
+    pub fn from_file(path: &str, variant: Variant) -> Result<Network> {
+        let bytes = std::fs::read(path).map_err(|e| Error::new(format!("cannot read network file {path:?}: {e}")))?;
+        let net = Mlp::from_bytes(&bytes)?;
+        let want = crate::nn::encoding::input_count(variant);
+        if net.inputs != want {
+            return Err(Error::new(format!(
+                "network file {path:?} has {} inputs; {} networks have {want}",
+                net.inputs,
+                variant.name()
+            )));
+        }
+        Ok(Network { net, name: format!("network={path}") })
     }
 }
 
@@ -25,7 +43,7 @@ thread_local! {
 
 impl Evaluator for Network {
     fn name(&self) -> String {
-        "network".into()
+        self.name.clone()
     }
 
     fn evaluate(&self, pos: &Position) -> Evaluation {
