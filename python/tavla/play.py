@@ -32,20 +32,31 @@ class Quit(Exception):
 
 
 def engine_player(variant: str) -> tuple[str, Callable[[object], int]]:
-    """The best available player: the real engine once it exists, else greedy."""
+    """The best available player: the real engine once it exists (an object
+    from ``tavla.Engine(variant)`` with ``choose_move(game) -> index``), else
+    the greedy player. Any failure of the engine falls back to greedy."""
+
+    def greedy(table: object) -> int:
+        return table.suggest("greedy")  # type: ignore[attr-defined]
+
     engine_cls = getattr(tavla, "Engine", None)
-    if engine_cls is not None:
+    if engine_cls is None:
+        return "greedy", greedy
+    try:
+        choose = engine_cls(variant).choose_move
+    except Exception:  # the engine's API is not settled yet
+        return "greedy", greedy
+
+    def pick(table: object) -> int:
         try:
-            engine = engine_cls(variant)
-            choose = getattr(engine, "choose_move")
-
-            def pick(table: object) -> int:
-                return choose(table.game)  # type: ignore[attr-defined]
-
-            return "engine", pick
-        except Exception:  # the engine's API is not settled yet; fall back
+            k = int(choose(table.game))  # type: ignore[attr-defined]
+            if 0 <= k < len(table.game.legal_moves()):  # type: ignore[attr-defined]
+                return k
+        except Exception:
             pass
-    return "greedy", lambda table: table.suggest("greedy")  # type: ignore[attr-defined]
+        return greedy(table)
+
+    return "engine", pick
 
 
 class Table:
