@@ -10,7 +10,6 @@ import pytest
 ROLL = r"roll \(r\) or double \(d\)\? "
 MOVE = r"move(?: \[[^\]]*\])?> "
 ANSWER = r"take or pass\? "
-END = r"(You win|wins|draw)[^\n]*point"
 
 
 def spawn(*args):
@@ -70,17 +69,24 @@ def test_entering_a_move_in_parts_with_mistakes_and_undo():
     child.expect(pexpect.EOF)
 
 
-@pytest.mark.parametrize("variant", ["nardy", "gulbara"])
-def test_a_whole_game_to_its_result(variant):
-    child = spawn("--variant", variant, "--seed", "3")
-    bad_double_seen = False
+@pytest.mark.parametrize(
+    "args, ending",
+    [
+        (["--variant", "nardy", "--seed", "3"], r"(You win|Greedy wins|draw)[^\n]*point"),
+        (["--variant", "gulbara", "--seed", "4"], r"(You win|Greedy wins|draw)[^\n]*point"),
+        (["--variant", "backgammon", "--match", "3", "--seed", "5"], r"(You win the match|You lose the match)"),
+    ],
+)
+def test_a_whole_game_or_match_to_its_result(args, ending):
+    child = spawn(*args)
+    bad_input_seen = False
     while True:
-        k = child.expect([ROLL, MOVE, ANSWER, END])
+        k = child.expect([ROLL, MOVE, ANSWER, ending])
         if k == 0:
-            if not bad_double_seen:
+            if not bad_input_seen:
                 child.sendline("x")
                 child.expect("type r to roll")
-                bad_double_seen = True
+                bad_input_seen = True
                 continue
             child.sendline("r")
         elif k == 1:
