@@ -69,6 +69,22 @@ def test_entering_a_move_in_parts_with_mistakes_and_undo():
     child.expect(pexpect.EOF)
 
 
+def test_quitting_saves_a_record_that_replays(tmp_path):
+    path = tmp_path / "game.json"
+    child = spawn("--variant", "nardy", "--seed", "8", "--save", str(path))
+    for _ in range(6):
+        k = child.expect([ROLL, MOVE])
+        child.sendline("r" if k == 0 else "1")
+    child.expect([ROLL, MOVE])
+    child.sendline("quit")
+    child.expect("Record saved")
+    child.expect(pexpect.EOF)
+    import tavla
+
+    game = tavla.Game.from_json(path.read_text())
+    assert game.variant == "nardy" and len(game.history) >= 6 and not game.is_over
+
+
 @pytest.mark.parametrize(
     "args, ending",
     [

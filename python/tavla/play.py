@@ -313,10 +313,16 @@ class Session:
 
 
 def play(variant: str, length: int, seed: Optional[int], cube: bool, beaver: bool, rules: dict,
-         out: TextIO = sys.stdout, read: Callable[[str], str] = input) -> int:
+         out: TextIO = sys.stdout, read: Callable[[str], str] = input, save: Optional[str] = None) -> int:
     table = Table(variant, length, seed, cube, beaver, rules)
     name, pick = engine_player(variant)
-    return Session(table, out, read, name, pick).run()
+    try:
+        return Session(table, out, read, name, pick).run()
+    finally:
+        if save:
+            with open(save, "w", encoding="utf-8") as f:
+                f.write(table.to_json())
+            print(f"Record saved to {save}.", file=out)
 
 
 def show(text: str, out: TextIO = sys.stdout) -> int:
