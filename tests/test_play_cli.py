@@ -23,7 +23,7 @@ def test_show_draws_positions_in_every_form():
         assert "●" in out and "○" in out and "13 14 15" in out
         assert "XGID=-b----E-C---eE---c-e----B-" in out
     assert "dice 6-4" in subprocess.run([sys.executable, "-m", "tavla", "show", xgid], capture_output=True, text=True).stdout
-    nardy = '{"variant": "nardy", "checkers": [[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,14], [3,0,0,0,0,0,0,0,0,0,0,12,0,0,0,0,0,0,0,0,0,0,0,0]], "turn": 1, "dice": [6, 5]}'
+    nardy = '{"variant": "nardy", "checkers": [[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,14], [3,0,0,0,0,0,0,0,0,12,0,0,0,0,0,0,0,0,0,0,0,0,0,0]], "turn": 1, "dice": [6, 5]}'
     out = subprocess.run([sys.executable, "-m", "tavla", "show", nardy], capture_output=True, text=True, check=True).stdout
     assert "player 1 (on roll)" in out and "dice 6-5" in out and "XGID" not in out
     bad = subprocess.run([sys.executable, "-m", "tavla", "show", "XGID=nonsense"], capture_output=True, text=True)
