@@ -221,7 +221,8 @@ impl MoveGen {
         let base: u8 = match rules.first_turn_head_exception {
             HeadException::Listed if first_turn && matches!(die, 3 | 4 | 6) => 2,
             HeadException::Blocked if first_turn => {
-                if self.can_play_full_one_number(pos, die, count, 1) {
+                // "One head checker" counts the whole cascade, earlier steps included.
+                if self.can_play_full_one_number(pos, die, count, 1u8.saturating_sub(head_used)) {
                     1
                 } else {
                     2

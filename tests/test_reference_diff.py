@@ -84,5 +84,10 @@ def cascade_failures(rules: dict, positions) -> list[str]:
 @pytest.mark.parametrize("rules", GULBARA_OPTIONS, ids=["-".join(map(str, o.values())) for o in GULBARA_OPTIONS])
 def test_cascade_steps_match_reference(rules):
     positions = sample("gulbara", 8, seed=7, **rules)
+    # A cascade on the first turn after one head checker already left in an
+    # earlier step (head_used=1 makes it the first turn again).
+    mine, theirs = [0] * 25, [0] * 25
+    mine[23], mine[13], theirs[23], theirs[15] = 14, 1, 13, 2
+    positions.append((mine, theirs))
     failures = cascade_failures(rules, positions)
     assert not failures, f"{len(failures)} mismatches, e.g. {failures[:3]}"

@@ -79,6 +79,27 @@ def run_moves(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_serve_arguments(p: argparse.ArgumentParser) -> None:
+    # Unset flags keep the TAVLA_* environment value, or the default.
+    p.add_argument("--host", help="address to bind (default 127.0.0.1; env TAVLA_HOST)")
+    p.add_argument("--port", type=int, help="port (default 8000; env TAVLA_PORT)")
+    p.add_argument("--workers", type=int, help="engine worker threads (default 2; env TAVLA_WORKERS)")
+    p.add_argument("--queue", type=int, help="engine calls that may wait for a worker (default 16; env TAVLA_QUEUE)")
+    p.add_argument("--default-ply", type=int, help="ply when a request names none (default 1; env TAVLA_DEFAULT_PLY)")
+    p.add_argument("--max-ply", type=int, help="highest ply a request may ask for (default 2; env TAVLA_MAX_PLY)")
+    p.add_argument("--time-limit", type=float, help="seconds per engine request (default 10; env TAVLA_TIME_LIMIT)")
+    p.add_argument("--max-body", type=int, help="largest request body in bytes (default 16384; env TAVLA_MAX_BODY)")
+
+
+@command("serve", "run the HTTP hint service and the web board", add_serve_arguments)
+def run_serve(args: argparse.Namespace) -> int:
+    try:
+        from tavla.service.server import serve
+    except ImportError as e:
+        raise ValueError(f'the service needs its extra: pip install "tavla[serve]" ({e})') from None
+    return serve(args)
+
+
 # Game sub-commands live in their own module; importing it registers them.
 from . import cli_games  # noqa: E402,F401
 

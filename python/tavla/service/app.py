@@ -1,0 +1,268 @@
+"""The HTTP service: routes under /v1, error answers, the body size limit and the web board."""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Optional
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import tavla
+
+from . import positions
+from .config import Settings, settings_from_env
+from .failsafe import Failsafe
+from .engine_pool import Busy, EnginePool, EngineUnavailable, TimedOut, engine_available
+from .limits import BodySizeLimit
+from .positions import BadInput, move_out, parse_source, position_out, roll_for
+from .schemas import (
+    CandidateOut,
+    CascadeStepOut,
+    CascadeStepRequest,
+    EngineMoveOut,
+    EngineMoveRequest,
+    ErrorOut,
+    EvaluateOut,
+    EvaluateRequest,
+    HealthOut,
+    HintOut,
+    HintRequest,
+    MovesOut,
+    MovesRequest,
+    PositionInfo,
+    PositionRequest,
+    Probabilities,
+    VersionOut,
+)
+
+API_VERSION = "1"
+STATIC = Path(__file__).parent / "static"
+
+BAD_INPUT = {422: {"model": ErrorOut, "description": "the request names an impossible or unreadable position, dice or option"},
+             400: {"model": ErrorOut, "description": "the body is not valid JSON"},
+             413: {"model": ErrorOut, "description": "the body is larger than the service accepts"}}
+ENGINE_ERRORS = {503: {"model": ErrorOut, "description": "no engine in this build, or every worker busy"},
+                 504: {"model": ErrorOut, "description": "the engine ran past the time limit"}}
+
+
+def create_app(settings: Optional[Settings] = None) -> FastAPI:
+    settings = settings or settings_from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        yield
+        app.state.pool.close()
+
+    app = FastAPI(
+        title="tavla hint service",
+        version=tavla.__version__,
+        description="Legal moves, hints, evaluations and engine moves for backgammon, long nardy and gul bara.",
+        openapi_url="/v1/openapi.json",
+        docs_url="/v1/docs",
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.pool = EnginePool(settings)
+    app.add_middleware(BodySizeLimit, max_body=settings.max_body)
+    app.add_middleware(Failsafe)  # added last, so it wraps everything else
+    add_error_answers(app)
+    add_routes(app, settings)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app
+
+
+def error(status: int, message: str, headers: Optional[dict] = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+def describe_validation(exc: RequestValidationError) -> tuple[int, str]:
+    """One line naming each problem pydantic found ("position.mine: ...")."""
+    problems = exc.errors()
+    if any(p.get("type") == "json_invalid" for p in problems):
+        return 400, "the body is not valid JSON"
+    parts = []
+    for p in problems[:5]:
+        where = ".".join(str(x) for x in p.get("loc", ()) if x != "body")
+        parts.append(f"{where or 'body'}: {p.get('msg', 'invalid')}")
+    more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+    return 422, "; ".join(parts) + more
+
+
+def add_error_answers(app: FastAPI) -> None:
+    @app.exception_handler(RequestValidationError)
+    async def on_validation(_request: Request, exc: RequestValidationError):
+        return error(*describe_validation(exc))
+
+    @app.exception_handler(BadInput)
+    async def on_bad_input(_request: Request, exc: BadInput):
+        return error(422, str(exc))
+
+    @app.exception_handler(EngineUnavailable)
+    async def on_no_engine(_request: Request, exc: EngineUnavailable):
+        return error(503, str(exc))
+
+    @app.exception_handler(Busy)
+    async def on_busy(_request: Request, exc: Busy):
+        return error(503, str(exc), {"Retry-After": "1"})
+
+    @app.exception_handler(TimedOut)
+    async def on_timeout(_request: Request, exc: TimedOut):
+        return error(504, str(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http(_request: Request, exc: StarletteHTTPException):
+        return error(exc.status_code, str(exc.detail))
+
+
+
+def checked_ply(ply: Optional[int], settings: Settings) -> int:
+    if ply is None:
+        return settings.default_ply
+    if ply > settings.max_ply:
+        raise BadInput(f"ply {ply} is above this service's maximum ply {settings.max_ply}")
+    return ply
+
+
+def probabilities(evaluation: Any) -> Probabilities:
+    return Probabilities(
+        win=evaluation.win,
+        win_gammon=evaluation.win_gammon,
+        win_backgammon=evaluation.win_backgammon,
+        lose_gammon=evaluation.lose_gammon,
+        lose_backgammon=evaluation.lose_backgammon,
+    )
+
+
+def engine_value_error(e: ValueError) -> BadInput:
+    return BadInput(f"engine: {e}")
+
+
+def add_routes(app: FastAPI, settings: Settings) -> None:
+    pool: EnginePool = app.state.pool
+
+    @app.get("/", include_in_schema=False)
+    async def board():
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/v1/health", response_model=HealthOut, tags=["service"])
+    async def health():
+        return HealthOut(status="ok", engine=engine_available(), workers=settings.workers, busy=pool.busy)
+
+    @app.get("/v1/version", response_model=VersionOut, tags=["service"])
+    async def version():
+        return VersionOut(
+            tavla=tavla.__version__,
+            api=API_VERSION,
+            variants=list(tavla.VARIANTS),
+            formats=positions.available_formats(),
+            default_ply=settings.default_ply,
+            max_ply=settings.max_ply,
+            time_limit_s=settings.time_limit,
+        )
+
+    @app.post("/v1/moves", response_model=MovesOut, responses=BAD_INPUT, tags=["moves"])
+    async def legal_moves(request: MovesRequest):
+        """Every legal play of a position and roll, with the resulting positions."""
+        parsed = parse_source(request)
+        d1, d2 = roll_for(parsed, request.dice)
+        try:
+            moves = parsed.position.legal_moves(d1, d2)
+        except ValueError as e:
+            raise BadInput(str(e)) from None
+        out = [move_out(m) for m in moves]
+        return MovesOut(variant=parsed.position.variant, position=position_out(parsed.position), dice=[d1, d2],
+                        count=len(out), moves=out)
+
+    @app.post("/v1/cascade-step", response_model=CascadeStepOut, responses=BAD_INPUT, tags=["moves"])
+    async def cascade_step(request: CascadeStepRequest):
+        """The legal plays of one gul bara cascade step: up to ``count`` moves of ``die``, with maximal
+        usage inside the step (RULES.md 4). Each play tells how many moves it played; fewer than
+        ``count`` ends the player's part of the cascade."""
+        position = parse_source(request).position
+        if position.variant != "gulbara":
+            raise BadInput(f"cascade steps belong to gul bara, not {position.variant}")
+        try:
+            moves = position.legal_cascade_step(request.die, request.count, request.head_used)
+        except ValueError as e:
+            raise BadInput(str(e)) from None
+        return CascadeStepOut(variant=position.variant, position=position_out(position), die=request.die,
+                              count=request.count, moves=[move_out(m) for m in moves])
+
+    @app.post("/v1/position", response_model=PositionInfo, responses=BAD_INPUT, tags=["moves"])
+    async def read_position(request: PositionRequest):
+        """Read a position (plain form, XGID or GNU Backgammon ID) and answer it in the plain form."""
+        parsed = parse_source(request)
+        position = parsed.position
+        return PositionInfo(position=position_out(position), dice=list(parsed.dice) if parsed.dice else None,
+                            pips=list(position.pip_count()), off=list(position.off), game_over=position.is_game_over())
+
+    @app.post("/v1/hint", response_model=HintOut, responses={**BAD_INPUT, **ENGINE_ERRORS}, tags=["engine"])
+    async def hint(request: HintRequest):
+        """The best plays of a position and roll, ranked by equity."""
+        parsed = parse_source(request)
+        d1, d2 = roll_for(parsed, request.dice)
+        ply = checked_ply(request.ply, settings)
+        if request.top > settings.max_top:
+            raise BadInput(f"top {request.top} is above this service's maximum {settings.max_top}")
+        position = parsed.position
+        pool.require_engine()
+
+        def work():
+            engine = pool.engine(position.variant, ply)
+            try:
+                return engine.hint(position, d1, d2, top=request.top)
+            except ValueError as e:
+                raise engine_value_error(e) from None
+
+        candidates, seconds = await pool.run(work)
+        out = [
+            CandidateOut(rank=k, move=move_out(c.move), equity=c.equity, diff=c.diff,
+                         probabilities=probabilities(c.evaluation))
+            for k, c in enumerate(candidates, 1)
+        ]
+        return HintOut(variant=position.variant, dice=[d1, d2], ply=ply, candidates=out, time_ms=seconds * 1000)
+
+    @app.post("/v1/evaluate", response_model=EvaluateOut, responses={**BAD_INPUT, **ENGINE_ERRORS}, tags=["engine"])
+    async def evaluate(request: EvaluateRequest):
+        """Cubeless probabilities and equity of a position, for the player on roll (before rolling)."""
+        position = parse_source(request).position
+        ply = checked_ply(request.ply, settings)
+        pool.require_engine()
+
+        def work():
+            engine = pool.engine(position.variant, ply)
+            try:
+                return engine.evaluate(position)
+            except ValueError as e:
+                raise engine_value_error(e) from None
+
+        evaluation, seconds = await pool.run(work)
+        return EvaluateOut(variant=position.variant, ply=ply, probabilities=probabilities(evaluation),
+                           equity=evaluation.equity, time_ms=seconds * 1000)
+
+    @app.post("/v1/engine-move", response_model=EngineMoveOut, responses={**BAD_INPUT, **ENGINE_ERRORS},
+              tags=["engine"])
+    async def engine_move(request: EngineMoveRequest):
+        """The play the engine chooses for a position and roll."""
+        parsed = parse_source(request)
+        d1, d2 = roll_for(parsed, request.dice)
+        ply = checked_ply(request.ply, settings)
+        position = parsed.position
+        pool.require_engine()
+
+        def work():
+            engine = pool.engine(position.variant, ply)
+            try:
+                return engine.best_move(position, d1, d2)
+            except ValueError as e:
+                raise engine_value_error(e) from None
+
+        move, seconds = await pool.run(work)
+        return EngineMoveOut(variant=position.variant, dice=[d1, d2], ply=ply, move=move_out(move),
+                             time_ms=seconds * 1000)

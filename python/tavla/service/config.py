@@ -1,0 +1,66 @@
+"""Service settings: defaults, then environment variables, then command-line flags.
+
+Every setting has an environment variable ``TAVLA_<NAME>`` so that a container or a
+process manager can configure the service without flags.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields, replace
+from typing import Mapping
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 2  # engine threads; the Rust side releases the GIL
+    queue: int = 16  # engine calls allowed to wait for a worker before answering 503
+    default_ply: int = 1
+    max_ply: int = 2
+    time_limit: float = 10.0  # seconds per request for engine work
+    max_body: int = 16 * 1024  # bytes; a position with options is well under 2 KiB
+    max_top: int = 50  # most candidates a hint may ask for
+
+    def check(self) -> "Settings":
+        """Refuse settings that cannot work, naming the one at fault."""
+        if not 0 <= self.default_ply <= self.max_ply:
+            raise ValueError(f"default ply {self.default_ply} must lie in 0..max ply {self.max_ply}")
+        if self.workers < 1:
+            raise ValueError(f"workers must be at least 1, not {self.workers}")
+        if self.queue < 0:
+            raise ValueError(f"queue must be 0 or more, not {self.queue}")
+        if self.time_limit <= 0:
+            raise ValueError(f"time limit must be positive, not {self.time_limit}")
+        if self.max_body < 256:
+            raise ValueError(f"max body must be at least 256 bytes, not {self.max_body}")
+        if not 0 <= self.port <= 65535:
+            raise ValueError(f"port must lie in 0..65535, not {self.port}")
+        return self
+
+
+def env_name(field_name: str) -> str:
+    return "TAVLA_" + field_name.upper()
+
+
+def settings_from_env(environ: Mapping[str, str] | None = None) -> Settings:
+    """Defaults overridden by any ``TAVLA_*`` variables present."""
+    environ = os.environ if environ is None else environ
+    changes = {}
+    for f in fields(Settings):
+        raw = environ.get(env_name(f.name))
+        if raw is None or raw == "":
+            continue
+        kind = type(getattr(Settings, f.name))
+        try:
+            changes[f.name] = kind(raw)
+        except ValueError:
+            raise ValueError(f"{env_name(f.name)}={raw!r} is not a valid {kind.__name__}") from None
+    return replace(Settings(), **changes).check()
+
+
+def with_overrides(base: Settings, **overrides: object) -> Settings:
+    """``base`` with every override that is not None (flags left unset keep the environment's value)."""
+    given = {k: v for k, v in overrides.items() if v is not None}
+    return replace(base, **given).check()

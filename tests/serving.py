@@ -1,0 +1,52 @@
+"""Helpers for the service tests: a real uvicorn server on a free loopback port, in a thread,
+and checking answers against the service's own OpenAPI schema."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+import httpx
+import jsonschema
+import uvicorn
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def running(app: Any) -> Iterator[str]:
+    """Serve ``app`` on 127.0.0.1 until the block ends; yields the base URL."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def response_schema(openapi: dict, path: str, method: str, status: int) -> dict:
+    responses = openapi["paths"][path][method.lower()]["responses"]
+    assert str(status) in responses, f"{method} {path} answered {status}, which the schema does not declare"
+    return responses[str(status)]["content"]["application/json"]["schema"]
+
+
+def check_against_schema(openapi: dict, method: str, path: str, response: httpx.Response) -> None:
+    """The answer's body must validate against the schema the service publishes for it."""
+    schema = dict(response_schema(openapi, path, method, response.status_code))
+    schema["components"] = openapi["components"]
+    jsonschema.Draft202012Validator(schema).validate(response.json())
