@@ -394,3 +394,14 @@ fn gul_bara_head_rule_counts_the_whole_cascade_as_one_turn() {
     assert!(!g.legal_moves().is_empty());
     assert!(g.legal_moves().iter().all(|m| from_head(m) == 0), "the head was used earlier in the cascade");
 }
+
+#[test]
+fn a_game_from_a_position_records_where_it_began() {
+    let mut g = game_at(Rules::gulbara(), &[(24, 10), (9, 5)], &[(1, 15)], 1);
+    play_out(&mut g, [Strategy::Random; 2], &mut crate::dice::Dice::new(4)).unwrap();
+    let text = record::game_to_json(&g);
+    assert!(text.contains("\"start\""));
+    let back = record::game_from_json(&text).unwrap();
+    assert_eq!(back.history(), g.history());
+    assert_eq!(back.result(), g.result());
+}
