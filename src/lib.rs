@@ -10,19 +10,27 @@
 //! - [`batch`]: many positions at once, on all cores;
 //! - [`dice`]: seeded dice;
 //! - [`game`]: whole games and matches, the cube, trivial players;
-//! - [`formats`]: XGID, GNU Backgammon IDs, FIBS boards and the project's JSON.
+//! - [`formats`]: XGID, GNU Backgammon IDs, FIBS boards and the project's JSON;
+//! - [`eval`], [`bearoff`], [`search`]: evaluation, exact race tables, expectiminimax;
+//! - [`nn`], [`rollout`]: neural networks, their training, and rollouts;
+//! - [`duel`], [`bench`], [`perft`]: strength harness, search bench, move-generator counts.
 
 pub mod batch;
+pub mod bearoff;
+pub mod bench;
 pub mod dice;
+pub mod duel;
+pub mod error;
+pub mod eval;
 pub mod formats;
 pub mod game;
-pub mod error;
 pub mod movegen;
 pub mod nn;
 pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod rollout;
+pub mod search;
 pub mod variant;
 
 #[cfg(feature = "python")]

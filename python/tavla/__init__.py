@@ -17,13 +17,16 @@ import numpy as np
 from ._core import Move, Position, __version__, perft
 from ._core import _legal_positions_many
 from ._core import Game, Match, simulate_games
+from ._core import Candidate, Engine, Evaluation
 from . import formats
+from .duel import DuelResult, duel
 
 VARIANTS = ("backgammon", "nardy", "gulbara")
 
 __all__ = [
     "Move", "Position", "VARIANTS", "legal_positions_many", "perft", "__version__",
     "Game", "Match", "simulate_games", "formats",
+    "Candidate", "DuelResult", "Engine", "Evaluation", "duel",
 ]
 
 

@@ -100,6 +100,47 @@ def run_serve(args: argparse.Namespace) -> int:
     return serve(args)
 
 
+def add_duel_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("player0", help="random, network[:PLY], heuristic[:PLY], pubeval[:PLY], pips[:PLY] or gnubg[:PLY]")
+    p.add_argument("player1", help="the opponent, in the same form")
+    p.add_argument("--variant", default="backgammon", choices=tavla.VARIANTS)
+    p.add_argument("--games", type=int, default=100, help="games (rounded up to duplicate pairs)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=0, help="0 = all cores")
+    p.add_argument("--no-progress", action="store_true")
+
+
+@command("duel", "play cubeless duplicate-dice games between two players", add_duel_arguments)
+def run_duel(args: argparse.Namespace) -> int:
+    result = tavla.duel(
+        args.variant, args.player0, args.player1, args.games,
+        seed=args.seed, threads=args.threads, progress=not args.no_progress,
+    )
+    print(result.summary())
+    return 0
+
+
+def add_bench_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", action="append", choices=tavla.VARIANTS, help="default: all")
+    p.add_argument("--plies", type=int, nargs="+", default=[0, 1, 2])
+    p.add_argument("--threads", type=int, default=0, help="0 = all cores")
+
+
+@command("bench", "search fixed positions at fixed plies: nodes, time, nodes/s", add_bench_arguments)
+def run_bench(args: argparse.Namespace) -> int:
+    from ._core import _bench
+
+    rows = _bench(args.variant or list(tavla.VARIANTS), args.plies, args.threads)
+    print(f"{'variant':<11} {'pos':>3} {'dice':>4} {'ply':>3} {'nodes':>10} {'ms':>9} {'nodes/s':>11}  best")
+    for variant, k, (d1, d2), ply, nodes, seconds, best in rows:
+        rate = nodes / seconds if seconds > 0 else 0.0
+        print(f"{variant:<11} {k:>3} {d1}-{d2:<2} {ply:>3} {nodes:>10} {seconds * 1e3:>9.1f} {rate:>11.0f}  {best}")
+    nodes = sum(r[4] for r in rows)
+    seconds = sum(r[5] for r in rows)
+    print(f"total: {nodes} nodes in {seconds:.3f} s, {nodes / max(seconds, 1e-9):.0f} nodes/s")
+    return 0
+
+
 # Game sub-commands live in their own module; importing it registers them.
 from . import cli_games  # noqa: E402,F401
 

@@ -20,6 +20,8 @@ use crate::notation::format_play;
 use crate::position::{Position, ME, THEM};
 use crate::variant::{OptionValue, Rules, Variant};
 
+mod engine;
+
 fn value_error(e: Error) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
@@ -368,6 +370,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     nn::register(m)?;
     game::register(m)?;
+    engine::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

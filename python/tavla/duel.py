@@ -1,0 +1,208 @@
+"""The strength harness: duels between two players with duplicate dice.
+
+Each dice sequence is played twice with the seats swapped, so luck cancels
+out within a pair; the 95% confidence interval comes from the spread of the
+pairs' totals. Players are given as an ``Engine`` or as a spec string:
+
+- ``random``: a uniformly random legal play;
+- ``heuristic``, ``pubeval`` (backgammon), ``pips``, optionally ``:PLY``
+  (``heuristic:2``): a ``tavla.Engine`` with that evaluator at that ply;
+- ``gnubg`` or ``gnubg:PLY``: GNU Backgammon's evaluator through ``gnubg_nn``
+  (backgammon only, cubeless best move at ``n=PLY``).
+
+Duels between our own players run in the Rust game loop on all cores; a duel
+with gnubg runs a Python game loop (gnubg_nn is called under the GIL).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from ._core import Engine, Move, Position, _duel, _game_result
+
+
+class GnubgPlayer:
+    """GNU Backgammon (``gnubg_nn``) choosing the cubeless best move at a ply."""
+
+    def __init__(self, ply: int = 0) -> None:
+        import gnubg_nn  # an oracle for measurements only
+
+        self.gnubg = gnubg_nn
+        self.ply = ply
+        self.name = f"gnubg {ply}-ply"
+
+    def __call__(self, pos: Position, d1: int, d2: int) -> Move:
+        moves = pos.legal_moves(d1, d2)
+        if len(moves) == 1:
+            return moves[0]
+        mine, theirs = pos.to_arrays()
+        _, key = self.gnubg.best_move([theirs, mine], d1, d2, n=self.ply, b=1)
+        after_mine, after_theirs = (list(side) for side in self.gnubg.board_from_position_key(key))
+        for m in moves:
+            m_mine, m_theirs = m.position.to_arrays()
+            if m_mine == after_mine and m_theirs == after_theirs:
+                return m
+        raise RuntimeError(f"gnubg's play of {d1}-{d2} is not among ours in {pos!r}")
+
+
+def parse_player(spec: Any, variant: str) -> Any:
+    """An ``Engine``, ``"random"`` or a ``GnubgPlayer`` from a spec (see the module doc)."""
+    if isinstance(spec, (Engine, GnubgPlayer)):
+        return spec
+    if not isinstance(spec, str):
+        raise ValueError(f"a player is an Engine or a spec string, not {spec!r}")
+    name, _, ply_text = spec.partition(":")
+    try:
+        ply = int(ply_text) if ply_text else (0 if name == "gnubg" else 1)
+    except ValueError:
+        raise ValueError(f"the ply in {spec!r} must be a whole number") from None
+    if name == "random":
+        return "random"
+    if name == "gnubg":
+        if variant != "backgammon":
+            raise ValueError(f"gnubg plays backgammon only, not {variant}")
+        return GnubgPlayer(ply)
+    return Engine(variant, ply, evaluator=name)
+
+
+def player_name(player: Any) -> str:
+    if isinstance(player, Engine):
+        return f"{player.evaluator} {player.ply}-ply"
+    if isinstance(player, GnubgPlayer):
+        return player.name
+    return str(player)
+
+
+@dataclass
+class DuelResult:
+    variant: str
+    players: tuple[str, str]
+    points: list[int]
+    """Player 0's points per game (negative when player 1 won), pairs adjacent."""
+    seconds_per_move: tuple[float, float]
+
+    @property
+    def games(self) -> int:
+        return len(self.points)
+
+    @property
+    def mean(self) -> float:
+        """Player 0's points per game."""
+        return sum(self.points) / max(1, len(self.points))
+
+    @property
+    def ci95(self) -> float:
+        """Half-width of the 95% confidence interval of ``mean``, from the pair totals."""
+        pairs = [self.points[k] + self.points[k + 1] for k in range(0, len(self.points) - 1, 2)]
+        if len(pairs) < 2:
+            return math.nan
+        m = sum(pairs) / len(pairs)
+        var = sum((p - m) ** 2 for p in pairs) / (len(pairs) - 1)
+        return 1.96 * math.sqrt(var / len(pairs)) / 2
+
+    def rate(self, test: Callable[[int], bool]) -> float:
+        return sum(1 for p in self.points if test(p)) / max(1, len(self.points))
+
+    def summary(self) -> str:
+        a, b = self.players
+        return (
+            f"{self.variant}: {a} vs {b}, {self.games} games (duplicate dice): "
+            f"{self.mean:+.3f} ± {self.ci95:.3f} points/game for {a}; "
+            f"wins {self.rate(lambda p: p > 0):.1%}, gammons won {self.rate(lambda p: p >= 2):.1%}, "
+            f"gammons lost {self.rate(lambda p: p <= -2):.1%}, backgammons {self.rate(lambda p: abs(p) == 3):.1%}; "
+            f"time/move {self.seconds_per_move[0] * 1e3:.2f} ms vs {self.seconds_per_move[1] * 1e3:.2f} ms"
+        )
+
+
+def _progress(done: int, total: int, points: Sequence[int], start: float) -> None:
+    width = 30
+    filled = int(width * done / max(1, total))
+    mean = sum(points) / max(1, len(points))
+    sys.stderr.write(
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games  {mean:+.3f} ppg  {time.time() - start:.0f}s"
+    )
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def duel(
+    variant: str,
+    player0: Any,
+    player1: Any,
+    games: int = 100,
+    *,
+    seed: int = 0,
+    threads: int = 0,
+    progress: bool = False,
+) -> DuelResult:
+    """Plays ``games`` cubeless games (rounded up to whole duplicate pairs)."""
+    if games < 1:
+        raise ValueError(f"games must be at least 1, not {games}")
+    players = (parse_player(player0, variant), parse_player(player1, variant))
+    pairs = (games + 1) // 2
+    points: list[int] = []
+    seconds = [0.0, 0.0]
+    decisions = [0, 0]
+    start = time.time()
+    if any(isinstance(p, GnubgPlayer) for p in players):
+        for k in range(pairs):
+            for starter in (0, 1):
+                pts, dec, sec = _python_game(variant, players, starter, seed * 1_000_003 + k)
+                points.append(pts)
+                for s in (0, 1):
+                    decisions[s] += dec[s]
+                    seconds[s] += sec[s]
+            if progress:
+                _progress(len(points), 2 * pairs, points, start)
+    else:
+        chunk = max(2, threads or 2)
+        for first in range(0, pairs, chunk):
+            n = min(chunk, pairs - first)
+            for pts, _, d0, d1, s0, s1 in _duel(variant, players[0], players[1], first, n, seed, threads):
+                points.append(pts)
+                decisions[0] += d0
+                decisions[1] += d1
+                seconds[0] += s0
+                seconds[1] += s1
+            if progress:
+                _progress(len(points), 2 * pairs, points, start)
+    per_move = (seconds[0] / max(1, decisions[0]), seconds[1] / max(1, decisions[1]))
+    return DuelResult(variant, (player_name(players[0]), player_name(players[1])), points, per_move)
+
+
+def _python_game(variant: str, players: Sequence[Any], starter: int, game_seed: int):
+    """One backgammon game in Python (for gnubg): player 0's points, decisions, seconds."""
+    rng = random.Random(game_seed)
+    choice_rng = random.Random(game_seed * 31 + starter)
+    pos = Position.start(variant)
+    seat = starter
+    decisions = [0, 0]
+    seconds = [0.0, 0.0]
+    for roll_number in range(5000):
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        while roll_number == 0 and d1 == d2:
+            d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        t = time.perf_counter()
+        player = players[seat]
+        if isinstance(player, Engine):
+            m = player.best_move(pos, d1, d2)
+        elif player == "random":
+            m = choice_rng.choice(pos.legal_moves(d1, d2))
+        else:
+            m = player(pos, d1, d2)
+        seconds[seat] += time.perf_counter() - t
+        decisions[seat] += 1
+        result = _game_result(m.position)
+        if result is not None:
+            mover_won, pts = result
+            winner = seat if mover_won else 1 - seat
+            return (pts if winner == 0 else -pts), decisions, seconds
+        pos = m.position.flip()
+        seat = 1 - seat
+    return 0, decisions, seconds

@@ -1,0 +1,255 @@
+//! Position evaluation: the five cubeless probabilities of a position for the
+//! player on roll, and the evaluators that estimate them.
+//!
+//! An [`Evaluator`] sees only positions that are still being played. The
+//! [`static_evaluation`] function in front of it answers exactly where it
+//! can: a finished game by its result, a bear-off from the tables of
+//! [`crate::bearoff`]; the search always goes through it.
+//!
+//! - [`fake`]: a deterministic pip-count evaluator for tests;
+//! - [`heuristic`]: hand-written evaluators per variant, the baseline;
+//! - [`pubeval`]: Tesauro's public linear evaluator (backgammon only).
+
+pub mod fake;
+pub mod heuristic;
+pub mod neural;
+pub mod pubeval;
+
+use crate::bearoff;
+use crate::error::{Error, Result};
+use crate::position::{Position, CHECKERS, ME, THEM};
+use crate::variant::Variant;
+
+/// Cubeless probabilities for the player on roll; gammons include
+/// backgammons, and the losing chances are `1 - win`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Evaluation {
+    pub win: f32,
+    pub win_gammon: f32,
+    pub win_backgammon: f32,
+    pub lose_gammon: f32,
+    pub lose_backgammon: f32,
+}
+
+impl Evaluation {
+    pub fn new(p: [f32; 5]) -> Evaluation {
+        Evaluation { win: p[0], win_gammon: p[1], win_backgammon: p[2], lose_gammon: p[3], lose_backgammon: p[4] }
+    }
+
+    pub fn to_array(&self) -> [f32; 5] {
+        [self.win, self.win_gammon, self.win_backgammon, self.lose_gammon, self.lose_backgammon]
+    }
+
+    /// Cubeless equity: expected points per game (1 per single, 2 per gammon, 3 per backgammon).
+    pub fn equity(&self) -> f32 {
+        2.0 * self.win - 1.0 + self.win_gammon - self.lose_gammon + self.win_backgammon - self.lose_backgammon
+    }
+
+    /// The same evaluation from the other player's side.
+    pub fn invert(&self) -> Evaluation {
+        Evaluation {
+            win: 1.0 - self.win,
+            win_gammon: self.lose_gammon,
+            win_backgammon: self.lose_backgammon,
+            lose_gammon: self.win_gammon,
+            lose_backgammon: self.win_backgammon,
+        }
+    }
+
+    /// Probability-weighted sum, for averaging over rolls.
+    pub fn add_scaled(&mut self, other: &Evaluation, weight: f32) {
+        self.win += weight * other.win;
+        self.win_gammon += weight * other.win_gammon;
+        self.win_backgammon += weight * other.win_backgammon;
+        self.lose_gammon += weight * other.lose_gammon;
+        self.lose_backgammon += weight * other.lose_backgammon;
+    }
+
+    /// Clamps into a consistent set: 0 <= backgammon <= gammon <= win (or lose) <= 1.
+    pub fn consistent(mut self) -> Evaluation {
+        self.win = self.win.clamp(0.0, 1.0);
+        let lose = 1.0 - self.win;
+        self.win_gammon = self.win_gammon.clamp(0.0, self.win);
+        self.win_backgammon = self.win_backgammon.clamp(0.0, self.win_gammon);
+        self.lose_gammon = self.lose_gammon.clamp(0.0, lose);
+        self.lose_backgammon = self.lose_backgammon.clamp(0.0, self.lose_gammon);
+        self
+    }
+}
+
+/// Anything that estimates the cubeless probabilities of a position that is
+/// still being played, for the player on roll.
+pub trait Evaluator: Send + Sync {
+    fn name(&self) -> String;
+    fn evaluate(&self, pos: &Position) -> Evaluation;
+    /// Many positions at once (neural nets will batch; the default loops).
+    fn evaluate_batch(&self, positions: &[Position], out: &mut Vec<Evaluation>) {
+        out.clear();
+        out.extend(positions.iter().map(|p| self.evaluate(p)));
+    }
+}
+
+/// Checkers `side` has borne off, counted from the board: 15 minus those on
+/// the points and the bar. (`Position::off` is not used here because
+/// `Position::from_arrays` counts checkers on the bar as borne off.)
+pub fn borne_off(pos: &Position, side: usize) -> u8 {
+    let on_board: u8 = pos.counts(side).iter().sum();
+    CHECKERS - on_board - pos.bar(side)
+}
+
+/// The points a finished game is worth and who won it: `Some((mover_won,
+/// points))`, or `None` while it goes on.
+pub fn game_result(pos: &Position) -> Option<(bool, u8)> {
+    if borne_off(pos, THEM) == CHECKERS {
+        Some((false, loser_points(pos, ME)))
+    } else if borne_off(pos, ME) == CHECKERS {
+        Some((true, loser_points(pos, THEM)))
+    } else {
+        None
+    }
+}
+
+/// 1, 2 or 3 by how badly `loser` lost (RULES.md: gammon/mars, backgammon/koks).
+fn loser_points(pos: &Position, loser: usize) -> u8 {
+    if borne_off(pos, loser) > 0 {
+        return 1;
+    }
+    let flipped;
+    let own_view = if loser == ME {
+        pos
+    } else {
+        flipped = pos.flip();
+        &flipped
+    };
+    let counts = own_view.counts(ME);
+    let far_back = match pos.variant() {
+        // The winner's home is the loser's 19..24; the bar counts too.
+        Variant::Backgammon => own_view.bar(ME) > 0 || counts[18..24].iter().any(|&n| n > 0),
+        // Koks (an option): in the winner's home or behind it, the loser's 13..24.
+        Variant::Nardy | Variant::GulBara => pos.rules().koks && counts[12..24].iter().any(|&n| n > 0),
+    };
+    if far_back {
+        3
+    } else {
+        2
+    }
+}
+
+/// The exact evaluation of a finished game.
+pub fn final_evaluation(mover_won: bool, points: u8) -> Evaluation {
+    let p = [1.0, (points >= 2) as u8 as f32, (points >= 3) as u8 as f32, 0.0, 0.0];
+    let e = Evaluation::new(p);
+    if mover_won {
+        e
+    } else {
+        e.invert()
+    }
+}
+
+/// How a position was evaluated by [`static_evaluation`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    GameOver,
+    Bearoff,
+    Evaluator,
+}
+
+/// The evaluation the search uses: exact where possible, else the evaluator.
+pub fn static_evaluation(evaluator: &dyn Evaluator, pos: &Position, use_bearoff: bool) -> (Evaluation, Source) {
+    if let Some((won, points)) = game_result(pos) {
+        return (final_evaluation(won, points), Source::GameOver);
+    }
+    if use_bearoff {
+        if let Some(p) = bearoff::bearoff_probabilities(pos) {
+            return (Evaluation::new(p), Source::Bearoff);
+        }
+    }
+    (evaluator.evaluate(pos).consistent(), Source::Evaluator)
+}
+
+/// The evaluators by name, for the Python layer and the command line.
+pub fn evaluator_by_name(name: &str, variant: Variant) -> Result<Box<dyn Evaluator>> {
+    match name {
+        "heuristic" => Ok(Box::new(heuristic::Heuristic::new(variant))),
+        "network" | "net" | "nn" => Ok(Box::new(neural::Network::shipped(variant))),
+        "pubeval" if variant == Variant::Backgammon => Ok(Box::new(pubeval::PubEval)),
+        "pubeval" => Err(Error::new(format!("pubeval evaluates backgammon only, not {}", variant.name()))),
+        "pips" | "fake" => Ok(Box::new(fake::PipCount)),
+        other => Err(Error::new(format!("unknown evaluator {other:?}: use network, heuristic, pubeval or pips"))),
+    }
+}
+
+/// The logistic function, shared by the evaluators that map a score to odds.
+#[inline]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Rules;
+
+    fn pos(rules: Rules, mine: &[(usize, i64)], theirs: &[(usize, i64)]) -> Position {
+        let mut m = [0i64; 25];
+        let mut t = [0i64; 25];
+        for &(p, n) in mine {
+            m[p - 1] = n;
+        }
+        for &(p, n) in theirs {
+            t[p - 1] = n;
+        }
+        Position::from_arrays(rules, &m, &t).unwrap()
+    }
+
+    #[test]
+    fn finished_games_score_exactly() {
+        let bg = Rules::backgammon();
+        // Opponent is off; I have borne off some: single loss.
+        let p = pos(bg, &[(3, 2)], &[]);
+        assert_eq!(game_result(&p), Some((false, 1)));
+        // I have all 15 on the board: gammon.
+        let p = pos(bg, &[(3, 15)], &[]);
+        assert_eq!(game_result(&p), Some((false, 2)));
+        // ... and one in the opponent's home (my 19..24) or on the bar: backgammon.
+        let p = pos(bg, &[(3, 14), (20, 1)], &[]);
+        assert_eq!(game_result(&p), Some((false, 3)));
+        let p = pos(bg, &[(3, 14), (25, 1)], &[]);
+        assert_eq!(game_result(&p), Some((false, 3)));
+        let e = static_evaluation(&fake::PipCount, &p, true).0;
+        assert_eq!(e.to_array(), [0.0, 0.0, 0.0, 1.0, 1.0]);
+        assert_eq!(e.equity(), -3.0);
+        // Nardy: mars 2; far back counts only with koks.
+        let n = pos(Rules::nardy(), &[(20, 15)], &[]);
+        assert_eq!(game_result(&n), Some((false, 2)));
+        let mut koks = Rules::nardy();
+        koks.koks = true;
+        assert_eq!(game_result(&pos(koks, &[(20, 15)], &[])), Some((false, 3)));
+        assert_eq!(game_result(&pos(koks, &[(5, 15)], &[])), Some((false, 2)));
+        // Not over.
+        assert_eq!(game_result(&Position::start(bg)), None);
+    }
+
+    #[test]
+    fn invert_and_equity_agree() {
+        let e = Evaluation::new([0.6, 0.2, 0.05, 0.1, 0.01]);
+        assert!((e.equity() + e.invert().equity()).abs() < 1e-6);
+        assert_eq!(e.invert().invert(), e);
+        assert!((e.equity() - (0.2 + 0.1 + 0.04)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn evaluators_are_consistent_on_start_positions() {
+        for rules in [Rules::backgammon(), Rules::nardy(), Rules::gulbara()] {
+            for name in ["heuristic", "pips", "pubeval"] {
+                let Ok(ev) = evaluator_by_name(name, rules.variant) else { continue };
+                let e = static_evaluation(ev.as_ref(), &Position::start(rules), true).0;
+                assert!(e.win > 0.3 && e.win < 0.8, "{name} {rules:?} {e:?}");
+                assert!(e.win_gammon <= e.win && e.win_backgammon <= e.win_gammon);
+                assert!(e.lose_gammon <= 1.0 - e.win && e.lose_backgammon <= e.lose_gammon);
+            }
+        }
+        assert!(evaluator_by_name("pubeval", Variant::Nardy).is_err());
+        assert!(evaluator_by_name("nope", Variant::Nardy).err().unwrap().to_string().contains("nope"));
+    }
+}

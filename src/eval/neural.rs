@@ -1,0 +1,56 @@
+//! The shipped neural network of a variant as an [`Evaluator`].
+
+use std::cell::RefCell;
+
+use crate::eval::{Evaluation, Evaluator};
+use crate::nn::encoding::encode;
+use crate::nn::{shipped, Mlp};
+use crate::position::Position;
+use crate::variant::Variant;
+
+pub struct Network {
+    net: &'static Mlp,
+}
+
+impl Network {
+    pub fn shipped(variant: Variant) -> Network {
+        Network { net: shipped::network(variant) }
+    }
+}
+
+thread_local! {
+    /// Input and hidden buffers, reused by every evaluation on a thread.
+    static BUFFERS: RefCell<(Vec<f32>, Vec<f32>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+impl Evaluator for Network {
+    fn name(&self) -> String {
+        "network".into()
+    }
+
+    fn evaluate(&self, pos: &Position) -> Evaluation {
+        BUFFERS.with(|b| {
+            let (x, hidden) = &mut *b.borrow_mut();
+            x.clear();
+            x.resize(self.net.inputs, 0.0);
+            encode(pos, x);
+            Evaluation::new(self.net.forward(x, hidden))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Rules;
+
+    #[test]
+    fn shipped_networks_give_sensible_probabilities() {
+        for rules in [Rules::backgammon(), Rules::nardy(), Rules::gulbara()] {
+            let e = Network::shipped(rules.variant).evaluate(&Position::start(rules));
+            // The player on roll at the start is a small favourite, never a certainty.
+            assert!(e.win > 0.4 && e.win < 0.8, "{:?} {e:?}", rules.variant);
+            assert!(e.win_gammon < e.win && e.lose_gammon < 1.0 - e.win + 0.05);
+        }
+    }
+}

@@ -1,0 +1,336 @@
+//! Python bindings of the evaluation and search layer: `Engine`,
+//! `Evaluation`, `Candidate`, and the private helpers of the strength
+//! harness and the benchmark. Heavy calls release the GIL.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::{rules_from_kwargs, PyMove, PyPosition};
+use crate::bench;
+use crate::duel::{self, EnginePlayer, Player, RandomPlayer};
+use crate::error::Error;
+use crate::eval::{evaluator_by_name, game_result, Evaluation, Evaluator};
+use crate::movegen::check_die;
+use crate::search::{self, SearchConfig};
+use crate::variant::{Rules, Variant};
+
+fn value_error(e: Error) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// Cubeless probabilities for the player on roll (gammons include backgammons).
+#[pyclass(name = "Evaluation", module = "tavla", frozen)]
+#[derive(Clone)]
+pub struct PyEvaluation {
+    inner: Evaluation,
+}
+
+#[pymethods]
+impl PyEvaluation {
+    #[getter]
+    fn win(&self) -> f32 {
+        self.inner.win
+    }
+    #[getter]
+    fn win_gammon(&self) -> f32 {
+        self.inner.win_gammon
+    }
+    #[getter]
+    fn win_backgammon(&self) -> f32 {
+        self.inner.win_backgammon
+    }
+    #[getter]
+    fn lose_gammon(&self) -> f32 {
+        self.inner.lose_gammon
+    }
+    #[getter]
+    fn lose_backgammon(&self) -> f32 {
+        self.inner.lose_backgammon
+    }
+    /// Cubeless equity: expected points per game for the player on roll.
+    #[getter]
+    fn equity(&self) -> f32 {
+        self.inner.equity()
+    }
+    /// (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon).
+    fn probabilities(&self) -> (f32, f32, f32, f32, f32) {
+        let p = self.inner.to_array();
+        (p[0], p[1], p[2], p[3], p[4])
+    }
+    fn __repr__(&self) -> String {
+        let e = &self.inner;
+        format!(
+            "Evaluation(win={:.4}, win_gammon={:.4}, win_backgammon={:.4}, lose_gammon={:.4}, lose_backgammon={:.4}, equity={:+.4})",
+            e.win,
+            e.win_gammon,
+            e.win_backgammon,
+            e.lose_gammon,
+            e.lose_backgammon,
+            e.equity()
+        )
+    }
+}
+
+/// One play with its evaluation (from the mover's side, after the play).
+#[pyclass(name = "Candidate", module = "tavla", frozen)]
+pub struct PyCandidate {
+    #[pyo3(get)]
+    r#move: Py<PyMove>,
+    #[pyo3(get)]
+    evaluation: Py<PyEvaluation>,
+    #[pyo3(get)]
+    equity: f32,
+    /// Equity behind the best play (0 for the best, negative otherwise).
+    #[pyo3(get)]
+    diff: f32,
+    /// The ply this play was judged at (plays cut by the move filter: 0).
+    #[pyo3(get)]
+    ply: u8,
+}
+
+#[pymethods]
+impl PyCandidate {
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("<Candidate {} equity={:+.4} diff={:+.4} ply={}>", self.r#move.borrow(py).__str__(), self.equity, self.diff, self.ply)
+    }
+}
+
+/// An evaluator with a search depth: the engine's analysis entry point.
+#[pyclass(name = "Engine", module = "tavla", frozen)]
+pub struct PyEngine {
+    evaluator: Arc<dyn Evaluator>,
+    config: SearchConfig,
+    rules: Rules,
+}
+
+/// Engine options (everything else passed to `Engine` is a rule option).
+const ENGINE_OPTIONS: &[&str] =
+    &["evaluator", "threads", "bearoff", "filter_min", "filter_keep", "filter_margin", "inner_min", "inner_keep", "inner_margin"];
+
+impl PyEngine {
+    fn check_position(&self, pos: &PyPosition) -> PyResult<()> {
+        if pos.inner.variant() != self.rules.variant {
+            return Err(PyValueError::new_err(format!(
+                "this engine plays {}, the position is {}",
+                self.rules.variant.name(),
+                pos.inner.variant().name()
+            )));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn player(&self) -> EnginePlayer {
+        EnginePlayer { evaluator: self.evaluator.clone(), config: SearchConfig { threads: 1, ..self.config } }
+    }
+}
+
+fn dice(d1: i64, d2: i64) -> PyResult<(u8, u8)> {
+    Ok((check_die(d1).map_err(value_error)?, check_die(d2).map_err(value_error)?))
+}
+
+#[pymethods]
+impl PyEngine {
+    /// `Engine(variant, ply=1, evaluator="network", threads=0, bearoff=True,
+    /// filter_min=3, filter_keep=8, filter_margin=0.16, inner_min=1,
+    /// inner_keep=2, inner_margin=0.04, **rules)`.
+    #[new]
+    #[pyo3(signature = (variant = "backgammon", ply = 1, **options))]
+    fn new(py: Python<'_>, variant: &str, ply: i64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        if !(0..=4).contains(&ply) {
+            return Err(PyValueError::new_err(format!("ply must be 0 to 4, not {ply}")));
+        }
+        let py_rules = PyDict::new(py);
+        let mut config = SearchConfig { ply: ply as u8, ..SearchConfig::default() };
+        let mut evaluator_name = "network".to_string();
+        if let Some(options) = options {
+            for (key, value) in options.iter() {
+                let name: String = key.extract()?;
+                let bad = |what: &str| PyValueError::new_err(format!("engine option {name} must be {what}"));
+                match name.as_str() {
+                    "evaluator" => evaluator_name = value.extract().map_err(|_| bad("a name"))?,
+                    "threads" => config.threads = value.extract().map_err(|_| bad("a whole number >= 0"))?,
+                    "bearoff" => config.use_bearoff = value.extract().map_err(|_| bad("True or False"))?,
+                    "filter_min" => config.root_filter.min = value.extract().map_err(|_| bad("a whole number >= 0"))?,
+                    "inner_min" => config.inner_filter.min = value.extract().map_err(|_| bad("a whole number >= 0"))?,
+                    "filter_keep" => config.root_filter.keep = value.extract().map_err(|_| bad("a whole number >= 1"))?,
+                    "filter_margin" => config.root_filter.margin = value.extract().map_err(|_| bad("a number"))?,
+                    "inner_keep" => config.inner_filter.keep = value.extract().map_err(|_| bad("a whole number >= 1"))?,
+                    "inner_margin" => config.inner_filter.margin = value.extract().map_err(|_| bad("a number"))?,
+                    _ => py_rules.set_item(key, value)?,
+                }
+            }
+        }
+        for f in [config.root_filter, config.inner_filter] {
+            if f.keep == 0 || !(f.margin >= 0.0) {
+                return Err(PyValueError::new_err(format!(
+                    "a move filter keeps at least 1 play within a margin >= 0, not {} within {}",
+                    f.keep, f.margin
+                )));
+            }
+        }
+        let rules = rules_from_kwargs(variant, Some(&py_rules)).map_err(|e| {
+            PyValueError::new_err(format!("{e} (engine options are {})", ENGINE_OPTIONS.join(", ")))
+        })?;
+        let evaluator: Arc<dyn Evaluator> = Arc::from(evaluator_by_name(&evaluator_name, rules.variant).map_err(value_error)?);
+        Ok(PyEngine { evaluator, config, rules })
+    }
+
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.rules.variant.name()
+    }
+    #[getter]
+    fn ply(&self) -> u8 {
+        self.config.ply
+    }
+    #[getter]
+    fn evaluator(&self) -> String {
+        self.evaluator.name()
+    }
+
+    /// The position's cubeless probabilities for the player on roll, at the engine's ply.
+    fn evaluate(&self, py: Python<'_>, position: &PyPosition) -> PyResult<PyEvaluation> {
+        self.check_position(position)?;
+        let pos = position.inner;
+        let (e, _) = py.allow_threads(|| search::evaluate(self.evaluator.as_ref(), &self.config, &pos));
+        Ok(PyEvaluation { inner: e })
+    }
+
+    /// The best `top` plays of d1-d2, best first.
+    #[pyo3(signature = (position, d1, d2, top = 5))]
+    fn hint(&self, py: Python<'_>, position: &PyPosition, d1: i64, d2: i64, top: usize) -> PyResult<Vec<PyCandidate>> {
+        self.check_position(position)?;
+        let (d1, d2) = dice(d1, d2)?;
+        let pos = position.inner;
+        let r = py.allow_threads(|| search::analyze(self.evaluator.as_ref(), &self.config, &pos, d1, d2));
+        let best = r.candidates[0].equity;
+        r.candidates
+            .iter()
+            .take(top.max(1))
+            .map(|c| {
+                Ok(PyCandidate {
+                    r#move: Py::new(py, PyMove::from(c.play))?,
+                    evaluation: Py::new(py, PyEvaluation { inner: c.evaluation })?,
+                    equity: c.equity,
+                    diff: c.equity - best,
+                    ply: c.ply,
+                })
+            })
+            .collect()
+    }
+
+    /// The best play of d1-d2.
+    fn best_move(&self, py: Python<'_>, position: &PyPosition, d1: i64, d2: i64) -> PyResult<PyMove> {
+        self.check_position(position)?;
+        let (d1, d2) = dice(d1, d2)?;
+        let pos = position.inner;
+        Ok(PyMove::from(py.allow_threads(|| search::best_move(self.evaluator.as_ref(), &self.config, &pos, d1, d2))))
+    }
+
+    /// (best play, nodes searched): for benchmarks.
+    fn _best_move_nodes(&self, py: Python<'_>, position: &PyPosition, d1: i64, d2: i64) -> PyResult<(PyMove, u64)> {
+        self.check_position(position)?;
+        let (d1, d2) = dice(d1, d2)?;
+        let pos = position.inner;
+        let r = py.allow_threads(|| search::analyze(self.evaluator.as_ref(), &self.config, &pos, d1, d2));
+        Ok((PyMove::from(r.candidates[0].play), r.nodes))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Engine({:?}, ply={}, evaluator={:?})", self.rules.variant.name(), self.config.ply, self.evaluator.name())
+    }
+}
+
+/// `None` while the game goes on, else (the player on roll won, points 1..3).
+#[pyfunction]
+fn _game_result(position: &PyPosition) -> Option<(bool, u8)> {
+    game_result(&position.inner)
+}
+
+/// Pubeval's score of a position for its mover, as if it had just moved.
+#[pyfunction]
+#[pyo3(signature = (position, race = None))]
+fn _pubeval_score(position: &PyPosition, race: Option<bool>) -> PyResult<f32> {
+    if position.inner.variant() != Variant::Backgammon {
+        return Err(PyValueError::new_err("pubeval scores backgammon positions only"));
+    }
+    let race = race.unwrap_or_else(|| position.inner.is_race());
+    Ok(crate::eval::pubeval::pubeval_score_with(&position.inner, race))
+}
+
+fn player_of(obj: &Bound<'_, PyAny>, variant: Variant) -> PyResult<Box<dyn Player>> {
+    if let Ok(engine) = obj.downcast::<PyEngine>() {
+        let engine = engine.get();
+        if engine.rules.variant != variant {
+            return Err(PyValueError::new_err(format!("an engine for {} cannot play {}", engine.rules.variant.name(), variant.name())));
+        }
+        return Ok(Box::new(engine.player()));
+    }
+    match obj.extract::<String>().ok().as_deref() {
+        Some("random") => Ok(Box::new(RandomPlayer)),
+        _ => Err(PyValueError::new_err(format!("a duel player is an Engine or \"random\", not {}", obj.repr()?))),
+    }
+}
+
+/// Duplicate games between two players (Engine or "random"), on `threads`
+/// threads: one tuple per game (points for player 0, starter seat,
+/// decisions 0, decisions 1, seconds 0, seconds 1).
+#[pyfunction]
+#[pyo3(signature = (variant, player0, player1, first_pair, pairs, seed = 0, threads = 0, **rules))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn _duel(
+    py: Python<'_>,
+    variant: &str,
+    player0: &Bound<'_, PyAny>,
+    player1: &Bound<'_, PyAny>,
+    first_pair: u64,
+    pairs: usize,
+    seed: u64,
+    threads: usize,
+    rules: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<(i8, u8, u32, u32, f64, f64)>> {
+    let rules = rules_from_kwargs(variant, rules)?;
+    let a = player_of(player0, rules.variant)?;
+    let b = player_of(player1, rules.variant)?;
+    let threads = if threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { threads };
+    let records = py.allow_threads(|| duel::duel(rules, [a.as_ref(), b.as_ref()], first_pair, pairs, seed, threads));
+    Ok(records.iter().map(|r| (r.points, r.starter, r.decisions[0], r.decisions[1], r.seconds[0], r.seconds[1])).collect())
+}
+
+/// The benchmark: (variant, position, dice, ply, nodes, seconds, best play) per search.
+#[pyfunction]
+#[pyo3(signature = (variants, plies, threads = 0))]
+#[allow(clippy::type_complexity)]
+fn _bench(py: Python<'_>, variants: Vec<String>, plies: Vec<u8>, threads: usize) -> PyResult<Vec<(String, usize, (u8, u8), u8, u64, f64, String)>> {
+    let variants: Vec<Variant> = variants.iter().map(|v| Variant::parse(v)).collect::<Result<_, _>>().map_err(value_error)?;
+    if let Some(p) = plies.iter().find(|&&p| p > 4) {
+        return Err(PyValueError::new_err(format!("ply must be 0 to 4, not {p}")));
+    }
+    let rows = py.allow_threads(|| bench::run_bench(&variants, &plies, threads));
+    Ok(rows.into_iter().map(|r| (r.variant.name().to_string(), r.position, r.dice, r.ply, r.nodes, r.seconds, r.best)).collect())
+}
+
+/// Static evaluations per second of an evaluator on one thread (see `bench::eval_rate`).
+#[pyfunction]
+#[pyo3(signature = (variant, evaluator = "heuristic", seconds = 1.0))]
+fn _eval_rate(py: Python<'_>, variant: &str, evaluator: &str, seconds: f64) -> PyResult<f64> {
+    let variant = Variant::parse(variant).map_err(value_error)?;
+    let ev = evaluator_by_name(evaluator, variant).map_err(value_error)?;
+    Ok(py.allow_threads(|| bench::eval_rate(ev.as_ref(), variant, seconds.clamp(0.0, 60.0))))
+}
+
+/// Registers this file's classes and functions in `tavla._core`.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyEngine>()?;
+    m.add_class::<PyEvaluation>()?;
+    m.add_class::<PyCandidate>()?;
+    m.add_function(wrap_pyfunction!(_game_result, m)?)?;
+    m.add_function(wrap_pyfunction!(_pubeval_score, m)?)?;
+    m.add_function(wrap_pyfunction!(_duel, m)?)?;
+    m.add_function(wrap_pyfunction!(_bench, m)?)?;
+    m.add_function(wrap_pyfunction!(_eval_rate, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,392 @@
+//! Expectiminimax search over the dice, in GNU Backgammon's ply convention.
+//!
+//! - **0-ply** is the static evaluation: a move is judged by evaluating the
+//!   position it leads to (from the opponent's side, on roll, then inverted).
+//! - **n-ply** judges a position with the opponent on roll by averaging, over
+//!   the 21 distinct rolls with their probabilities (1/36 for doubles, 2/36
+//!   otherwise), the value of the opponent's best play of that roll, each play
+//!   judged at (n-1)-ply. So 1-ply looks at every reply of the opponent and
+//!   evaluates statically after it.
+//!
+//! Every static evaluation goes through [`static_evaluation`]: finished games
+//! are scored exactly and bear-offs come from the exact tables; a position
+//! whose evaluation is exact is never searched deeper.
+//!
+//! **Move filters**, in the manner of GNU Backgammon: before a play is judged
+//! at n-ply (n >= 1), all plays of the roll are judged at 0-ply and only the
+//! best `keep` within `margin` equity of the best go on to n-ply. The root has
+//! its own, wider filter. **Cache**: each worker keeps a direct-mapped cache
+//! of static evaluations. **Parallelism**: the root candidates (or, to
+//! evaluate a position, the 21 rolls) are shared out over threads, each with
+//! its own move generator and cache. **Node count**: every static evaluation
+//! the search asks for counts one node, cache hits included, so the count
+//! depends only on the position, the plies and the filters, not on threads.
+//!
+//! Gul bara: the search plays every double as an ordinary double (a position
+//! does not know how many rolls the game has seen, which decides whether a
+//! double cascades). The game loop of [`crate::duel`] plays cascades in full.
+
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use crate::bearoff::rolls;
+use crate::eval::{static_evaluation, Evaluation, Evaluator, Source};
+use crate::movegen::{Move, MoveGen};
+use crate::position::Position;
+
+/// Keep the best `min` plays, and more up to `keep` while they are within
+/// `margin` equity of the best one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Filter {
+    pub min: usize,
+    pub keep: usize,
+    pub margin: f32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// 0 = static evaluation of each play's result.
+    pub ply: u8,
+    /// Filter on the root's plays before the deep search.
+    pub root_filter: Filter,
+    /// Filter on every play choice inside the tree.
+    pub inner_filter: Filter,
+    /// Use the exact bear-off tables.
+    pub use_bearoff: bool,
+    /// Worker threads; 0 = all cores.
+    pub threads: usize,
+    /// log2 of the evaluation cache slots per worker.
+    pub cache_bits: u8,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            ply: 1,
+            root_filter: Filter { min: 3, keep: 8, margin: 0.16 },
+            inner_filter: Filter { min: 1, keep: 2, margin: 0.04 },
+            use_bearoff: true,
+            threads: 0,
+            cache_bits: 16,
+        }
+    }
+}
+
+impl SearchConfig {
+    fn thread_count(&self) -> usize {
+        if self.threads > 0 {
+            self.threads
+        } else {
+            std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+        }
+    }
+}
+
+/// One play of the root with its evaluation (the mover's view, after the play).
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate {
+    pub play: Move,
+    pub evaluation: Evaluation,
+    pub equity: f32,
+    /// The ply it was judged at (plays cut by the root filter keep 0).
+    pub ply: u8,
+}
+
+/// The root's plays, best first, and the nodes searched.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub candidates: Vec<Candidate>,
+    pub nodes: u64,
+}
+
+/// A direct-mapped cache of static evaluations.
+struct EvalCache {
+    slots: Vec<Option<(Position, Evaluation, bool)>>,
+    mask: usize,
+}
+
+/// A small multiply-rotate hasher: the cache needs speed, not resistance.
+#[derive(Default)]
+struct QuickHasher(u64);
+
+impl Hasher for QuickHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+}
+
+impl EvalCache {
+    fn new(bits: u8) -> EvalCache {
+        let size = 1usize << bits;
+        EvalCache { slots: vec![None; size], mask: size - 1 }
+    }
+
+    fn slot(&self, pos: &Position) -> usize {
+        let mut h = QuickHasher::default();
+        pos.hash(&mut h);
+        (h.finish() >> 7) as usize & self.mask
+    }
+}
+
+/// One worker's tools: its move generator, cache and node count.
+struct Worker<'a> {
+    evaluator: &'a dyn Evaluator,
+    config: &'a SearchConfig,
+    movegen: MoveGen,
+    cache: EvalCache,
+    nodes: u64,
+}
+
+impl<'a> Worker<'a> {
+    fn new(evaluator: &'a dyn Evaluator, config: &'a SearchConfig) -> Worker<'a> {
+        let bits = if config.ply == 0 { 4 } else { config.cache_bits };
+        Worker { evaluator, config, movegen: MoveGen::new(), cache: EvalCache::new(bits), nodes: 0 }
+    }
+
+    /// Static evaluation for the player on roll; `true` when it is exact.
+    fn static_eval(&mut self, pos: &Position) -> (Evaluation, bool) {
+        self.nodes += 1;
+        let slot = self.cache.slot(pos);
+        if let Some((p, e, exact)) = &self.cache.slots[slot] {
+            if p == pos {
+                return (*e, *exact);
+            }
+        }
+        let (e, source) = static_evaluation(self.evaluator, pos, self.config.use_bearoff);
+        let exact = source != Source::Evaluator;
+        self.cache.slots[slot] = Some((*pos, e, exact));
+        (e, exact)
+    }
+
+    /// The value of `pos` for the player on roll, searched `plies` deep.
+    fn value(&mut self, pos: &Position, plies: u8) -> Evaluation {
+        let (e, exact) = self.static_eval(pos);
+        if plies == 0 || exact {
+            return e;
+        }
+        let mut sum = Evaluation::default();
+        for (d1, d2, p) in rolls() {
+            sum.add_scaled(&self.best_play_value(pos, d1, d2, plies - 1), p as f32);
+        }
+        sum
+    }
+
+    /// The mover's evaluation after its best play of d1-d2, each play judged
+    /// at `plies` (after a 0-ply filter when `plies` >= 1).
+    fn best_play_value(&mut self, pos: &Position, d1: u8, d2: u8, plies: u8) -> Evaluation {
+        let mut plays = Vec::with_capacity(32);
+        self.movegen.legal_moves(pos, d1, d2, &mut plays);
+        let mut scored: Vec<(Evaluation, Position)> = plays
+            .iter()
+            .map(|m| {
+                let after = m.position.flip();
+                (self.static_eval(&after).0.invert(), after)
+            })
+            .collect();
+        if plies == 0 || scored.len() == 1 && plies == 0 {
+            return scored.into_iter().map(|(e, _)| e).max_by(|a, b| a.equity().total_cmp(&b.equity())).unwrap();
+        }
+        sort_by_equity(&mut scored, |s| s.0.equity());
+        let kept = filtered(&scored, self.config.inner_filter, |s| s.0.equity());
+        scored[..kept]
+            .iter()
+            .map(|(_, after)| self.value(after, plies).invert())
+            .max_by(|a, b| a.equity().total_cmp(&b.equity()))
+            .unwrap()
+    }
+}
+
+fn sort_by_equity<T>(items: &mut [T], equity: impl Fn(&T) -> f32) {
+    // Stable, best first: ties keep the move generator's order.
+    items.sort_by(|a, b| equity(b).total_cmp(&equity(a)));
+}
+
+/// How many of the sorted `items` pass the filter (at least one).
+fn filtered<T>(items: &[T], filter: Filter, equity: impl Fn(&T) -> f32) -> usize {
+    let best = equity(&items[0]);
+    let within = items.iter().take(filter.keep.max(1)).take_while(|s| best - equity(s) <= filter.margin).count();
+    within.max(filter.min).max(1).min(items.len())
+}
+
+/// Runs `job(worker, k)` for k in 0..n on the configured threads, each
+/// thread with its own worker; returns the results in order and the nodes.
+fn parallel<T: Send>(
+    evaluator: &dyn Evaluator,
+    config: &SearchConfig,
+    n: usize,
+    job: impl Fn(&mut Worker, usize) -> T + Sync,
+) -> (Vec<T>, u64) {
+    let threads = config.thread_count().min(n).max(1);
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
+    let nodes = AtomicUsize::new(0);
+    let run = || {
+        let mut worker = Worker::new(evaluator, config);
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            if k >= n {
+                break;
+            }
+            let r = job(&mut worker, k);
+            results.lock().unwrap()[k] = Some(r);
+        }
+        nodes.fetch_add(worker.nodes as usize, Ordering::Relaxed);
+    };
+    if threads == 1 {
+        run();
+    } else {
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(run);
+            }
+        });
+    }
+    let results = results.into_inner().unwrap().into_iter().map(|r| r.expect("every job ran")).collect();
+    (results, nodes.into_inner() as u64)
+}
+
+/// The value of `pos` for the player on roll at `config.ply`.
+pub fn evaluate(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position) -> (Evaluation, u64) {
+    let mut root = Worker::new(evaluator, config);
+    let (e, exact) = root.static_eval(pos);
+    if config.ply == 0 || exact {
+        return (e, root.nodes);
+    }
+    let all = rolls();
+    let (values, nodes) =
+        parallel(evaluator, config, all.len(), |w, k| w.best_play_value(pos, all[k].0, all[k].1, config.ply - 1));
+    let mut sum = Evaluation::default();
+    for (v, &(_, _, p)) in values.iter().zip(all.iter()) {
+        sum.add_scaled(v, p as f32);
+    }
+    (sum, nodes + root.nodes)
+}
+
+/// Every play of d1-d2 judged: all at 0-ply, the best ones (root filter) at
+/// `config.ply`; best first.
+pub fn analyze(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position, d1: u8, d2: u8) -> SearchResult {
+    let mut root = Worker::new(evaluator, config);
+    let mut plays = Vec::with_capacity(32);
+    root.movegen.legal_moves(pos, d1, d2, &mut plays);
+    let mut candidates: Vec<Candidate> = plays
+        .iter()
+        .map(|m| {
+            let evaluation = root.static_eval(&m.position.flip()).0.invert();
+            Candidate { play: *m, evaluation, equity: evaluation.equity(), ply: 0 }
+        })
+        .collect();
+    sort_by_equity(&mut candidates, |c| c.equity);
+    let mut nodes = root.nodes;
+    if config.ply > 0 && candidates.len() > 1 {
+        let kept = filtered(&candidates, config.root_filter, |c| c.equity);
+        let (deep, n) = parallel(evaluator, config, kept, |w, k| w.value(&candidates[k].play.position.flip(), config.ply).invert());
+        nodes += n;
+        for (c, e) in candidates.iter_mut().zip(deep) {
+            *c = Candidate { play: c.play, evaluation: e, equity: e.equity(), ply: config.ply };
+        }
+        // The deep ones first, by their deep equity; the rest after, by 0-ply.
+        candidates[..kept].sort_by(|a, b| b.equity.total_cmp(&a.equity));
+    }
+    SearchResult { candidates, nodes }
+}
+
+/// The best play of d1-d2 at `config.ply`.
+pub fn best_move(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position, d1: u8, d2: u8) -> Move {
+    analyze(evaluator, config, pos, d1, d2).candidates[0].play
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::fake::PipCount;
+    use crate::eval::heuristic::Heuristic;
+    use crate::movegen::legal_moves;
+    use crate::variant::{Rules, Variant};
+
+    fn config(ply: u8, threads: usize) -> SearchConfig {
+        SearchConfig { ply, threads, ..SearchConfig::default() }
+    }
+
+    fn wide(ply: u8) -> SearchConfig {
+        let all = Filter { min: 1000, keep: 1000, margin: 1000.0 };
+        SearchConfig { ply, root_filter: all, inner_filter: all, threads: 1, ..SearchConfig::default() }
+    }
+
+    #[test]
+    fn one_ply_is_the_average_over_rolls_of_the_best_zero_ply_reply() {
+        let pos = Position::start(Rules::backgammon());
+        let ev = Heuristic::new(Variant::Backgammon);
+        let (one_ply, _) = evaluate(&ev, &wide(1), &pos);
+        // By hand: for each of the 36 rolls, the best play by 0-ply.
+        let mut sum = 0.0f64;
+        let mut win = 0.0f64;
+        for d1 in 1..=6 {
+            for d2 in 1..=6 {
+                let best = legal_moves(&pos, d1, d2)
+                    .unwrap()
+                    .iter()
+                    .map(|m| ev.evaluate(&m.position.flip()).consistent().invert())
+                    .max_by(|a, b| a.equity().total_cmp(&b.equity()))
+                    .unwrap();
+                sum += best.equity() as f64 / 36.0;
+                win += best.win as f64 / 36.0;
+            }
+        }
+        assert!((one_ply.equity() as f64 - sum).abs() < 1e-4, "{} vs {sum}", one_ply.equity());
+        assert!((one_ply.win as f64 - win).abs() < 1e-5);
+    }
+
+    #[test]
+    fn zero_ply_analysis_ranks_by_static_evaluation() {
+        let pos = Position::start(Rules::backgammon());
+        let r = analyze(&PipCount, &config(0, 1), &pos, 6, 5);
+        // Pip count alone cannot tell plays of the same pips apart, but every
+        // candidate's equity is the inverted static value of its result.
+        for c in &r.candidates {
+            let e = PipCount.evaluate(&c.play.position.flip()).invert();
+            assert!((c.equity - e.equity()).abs() < 1e-6);
+        }
+        assert_eq!(r.nodes as usize, r.candidates.len());
+    }
+
+    #[test]
+    fn node_count_is_deterministic_across_threads() {
+        for rules in [Rules::backgammon(), Rules::nardy()] {
+            let pos = Position::start(rules);
+            let ev = Heuristic::new(rules.variant);
+            let a = analyze(&ev, &config(1, 1), &pos, 3, 1);
+            let b = analyze(&ev, &config(1, 4), &pos, 3, 1);
+            assert_eq!(a.nodes, b.nodes);
+            assert_eq!(a.candidates[0].play, b.candidates[0].play);
+            assert!((a.candidates[0].equity - b.candidates[0].equity).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn deeper_search_sees_exact_bearoff_values() {
+        // A bear-off: every ply gives the table's exact answer.
+        let mut mine = [0i64; 25];
+        let mut theirs = [0i64; 25];
+        mine[0] = 2;
+        mine[5] = 1;
+        theirs[2] = 3;
+        let pos = Position::from_arrays(Rules::backgammon(), &mine, &theirs).unwrap();
+        let ev = Heuristic::new(Variant::Backgammon);
+        let (e0, n0) = evaluate(&ev, &config(0, 1), &pos);
+        let (e2, _) = evaluate(&ev, &config(2, 1), &pos);
+        assert_eq!(n0, 1);
+        assert_eq!(e0, e2);
+        // ... and 1-ply of a bear-off position without the shortcut agrees with the table.
+        let pos2 = pos.flip();
+        let w = Worker::new(&ev, &wide(1)).value(&pos2, 0);
+        assert!(w.win > 0.0 && w.win < 1.0);
+    }
+}

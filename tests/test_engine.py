@@ -1,0 +1,153 @@
+"""The evaluation and search layer from Python: Engine, pubeval against
+gnubg_nn's implementation, the duel harness and the bench."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import tavla
+from tavla._core import _game_result, _pubeval_score
+from tavla.cli import main
+
+gnubg_nn = pytest.importorskip("gnubg_nn")
+
+
+def random_positions(variant: str, n: int, seed: int = 1):
+    """Positions along seeded random games, with a roll each."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        pos = tavla.Position.start(variant)
+        for _ in range(80):
+            d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+            out.append((pos, d1, d2))
+            m = rng.choice(pos.legal_moves(d1, d2))
+            if _game_result(m.position) is not None:
+                break
+            pos = m.position.flip()
+    return out[:n]
+
+
+def apply_gnubg_move(pos: tavla.Position, steps: list[int]):
+    """The arrays after gnubg's 0-based (from, to) steps; 24 = bar, negative = off."""
+    mine, theirs = (list(a) for a in pos.to_arrays())
+    for f, t in zip(steps[::2], steps[1::2]):
+        mine[f] -= 1
+        if t >= 0:
+            mine[t] += 1
+            if theirs[23 - t] == 1:
+                theirs[23 - t] = 0
+                theirs[24] += 1
+    return mine, theirs
+
+
+def test_pubeval_score_matches_gnubg():
+    for pos, d1, d2 in random_positions("backgammon", 150):
+        for m in pos.legal_moves(d1, d2)[:3]:
+            q = m.position
+            mine, theirs = q.to_arrays()
+            # gnubg scores the owner of board[0]; ours scores the mover.
+            assert _pubeval_score(q.flip()) == pytest.approx(gnubg_nn.pub_eval_score([theirs, mine]), abs=1e-3)
+
+
+def test_pubeval_zero_ply_plays_gnubgs_pubeval_move():
+    engine = tavla.Engine("backgammon", 0, evaluator="pubeval")
+    checked = 0
+    for pos, d1, d2 in random_positions("backgammon", 200, seed=2):
+        moves = pos.legal_moves(d1, d2)
+        if len(moves) < 2 or any(m.position.is_race() != pos.is_race() for m in moves):
+            continue  # pubeval picks weights by the position before the move
+        mine, theirs = pos.to_arrays()
+        theirs_move = apply_gnubg_move(pos, list(gnubg_nn.pub_best_move([theirs, mine], d1, d2)))
+        ours = engine.best_move(pos, d1, d2)
+        ours_score = _pubeval_score(ours.position, pos.is_race())
+        match = next(m for m in moves if m.position.to_arrays() == theirs_move)
+        # Equal scores may break ties differently; the scores must agree.
+        assert ours_score == pytest.approx(_pubeval_score(match.position, pos.is_race()), abs=1e-4)
+        checked += 1
+    assert checked > 100
+
+
+def test_engine_api_shapes_and_consistency():
+    pos = tavla.Position.start("backgammon")
+    for variant in tavla.VARIANTS:
+        start = tavla.Position.start(variant)
+        for ply in (0, 1):
+            e = tavla.Engine(variant, ply=ply).evaluate(start)
+            assert 0.3 < e.win < 0.7
+            assert 0 <= e.win_backgammon <= e.win_gammon <= e.win
+            assert 0 <= e.lose_backgammon <= e.lose_gammon <= 1 - e.win
+            eq = 2 * e.win - 1 + e.win_gammon - e.lose_gammon + e.win_backgammon - e.lose_backgammon
+            assert e.equity == pytest.approx(eq, abs=1e-5)
+    engine = tavla.Engine("backgammon", ply=1)
+    hints = engine.hint(pos, 3, 1, top=4)
+    assert len(hints) == 4
+    assert hints[0].diff == 0 and all(h.diff <= 0 for h in hints)
+    assert hints[0].equity == pytest.approx(hints[0].evaluation.equity, abs=1e-5)
+    assert str(hints[0].move) in {str(m) for m in pos.legal_moves(3, 1)}
+    best = engine.best_move(pos, 3, 1)
+    assert best.position == hints[0].move.position
+    assert str(tavla.Engine("backgammon", 0).best_move(pos, 3, 1)) == "8/5 6/5"
+
+
+def test_engine_errors_are_value_errors():
+    pos = tavla.Position.start("backgammon")
+    with pytest.raises(ValueError, match="die 7"):
+        tavla.Engine("backgammon").best_move(pos, 7, 1)
+    with pytest.raises(ValueError, match="nardy"):
+        tavla.Engine("nardy").evaluate(pos)
+    with pytest.raises(ValueError, match="pubeval"):
+        tavla.Engine("nardy", evaluator="pubeval")
+    with pytest.raises(ValueError, match="ply"):
+        tavla.Engine("backgammon", ply=9)
+    with pytest.raises(ValueError, match="no_such_option"):
+        tavla.Engine("backgammon", no_such_option=1)
+    with pytest.raises(ValueError, match="unknown evaluator"):
+        tavla.Engine("backgammon", evaluator="deep-thought")
+
+
+def test_game_over_and_bearoff_are_exact():
+    mine = [0] * 25
+    theirs = [0] * 25
+    mine[0] = 1
+    theirs[5] = 15
+    pos = tavla.Position.from_arrays("backgammon", mine, theirs)
+    e = tavla.Engine("backgammon", ply=2).evaluate(pos)
+    # One checker on my 1 point, on roll: a certain gammon for me.
+    assert (e.win, e.win_gammon, e.equity) == (pytest.approx(1), pytest.approx(1), pytest.approx(2))
+    # One checker on my 6 point against one on their 1: 27/36 (no roll fails twice).
+    mine = [0] * 25
+    theirs = [0] * 25
+    mine[5] = 1
+    theirs[0] = 1
+    pos = tavla.Position.from_arrays("backgammon", mine, theirs)
+    assert tavla.Engine("backgammon").evaluate(pos).win == pytest.approx(27 / 36, abs=1e-6)
+    assert tavla.Engine("nardy").evaluate(tavla.Position.from_arrays("nardy", mine, theirs)).win == pytest.approx(27 / 36, abs=1e-6)
+
+
+def test_gnubg_player_reads_its_move_back():
+    from tavla.duel import GnubgPlayer
+
+    player = GnubgPlayer(0)
+    for pos, d1, d2 in random_positions("backgammon", 40, seed=3):
+        assert player(pos, d1, d2) in pos.legal_moves(d1, d2)
+
+
+def test_duel_heuristic_beats_random_and_is_reproducible():
+    r = tavla.duel("backgammon", "heuristic:0", "random", games=20, seed=1)
+    assert r.games == 20 and r.mean > 0.5 and r.ci95 > 0
+    again = tavla.duel("backgammon", "heuristic:0", "random", games=20, seed=1)
+    assert again.points == r.points
+    g = tavla.duel("backgammon", "gnubg:0", "random", games=2, seed=1)
+    assert g.games == 2 and all(abs(p) in (1, 2, 3) for p in g.points)
+
+
+def test_cli_duel_and_bench(capsys):
+    assert main(["duel", "heuristic:0", "random", "--variant", "gulbara", "--games", "4"]) == 0
+    assert "points/game" in capsys.readouterr().out
+    assert main(["bench", "--variant", "nardy", "--plies", "0", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "nodes/s" in out
+    assert main(["duel", "gnubg", "random", "--variant", "nardy", "--games", "2"]) == 2
