@@ -91,13 +91,18 @@ def test_quitting_saves_a_record_that_replays(tmp_path):
 @pytest.mark.parametrize(
     "args, ending",
     [
-        (["--variant", "nardy", "--seed", "3"], r"(You win|Greedy wins|draw)[^\n]*point"),
-        (["--variant", "gulbara", "--seed", "4"], r"(You win|Greedy wins|draw)[^\n]*point"),
+        (["--variant", "nardy", "--seed", "3"], r"(You win|Greedy wins|Engine wins|draw)[^\n]*point"),
+        (["--variant", "gulbara", "--seed", "4"], r"(You win|Greedy wins|Engine wins|draw)[^\n]*point"),
         (["--variant", "backgammon", "--match", "3", "--seed", "5"], r"(You win the match|You lose the match)"),
     ],
 )
 def test_a_whole_game_or_match_to_its_result(args, ending):
+    import tavla
+
     child = spawn(*args)
+    # The best available player: the engine once this build has it.
+    child.expect("against (engine|greedy)")
+    assert child.match.group(1) == ("engine" if hasattr(tavla, "Engine") else "greedy")
     bad_input_seen = False
     while True:
         k = child.expect([ROLL, MOVE, ANSWER, ending])
