@@ -32,7 +32,7 @@ impl Rng {
         z ^ (z >> 31)
     }
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 11) as u128 * n as u128 >> 53) as usize
+        (((self.next_u64() >> 11) as u128 * n as u128) >> 53) as usize
     }
     pub fn die(&mut self) -> u8 {
         self.below(6) as u8 + 1
@@ -122,7 +122,7 @@ pub fn play_game(rules: Rules, players: [&dyn Player; 2], starter: usize, dice_s
             (d1, d2) = (dice.die(), dice.die());
         }
         let cascade = rules.variant == Variant::GulBara && d1 == d2 && roll_number >= rules.cascade_after_rolls as u32;
-        let (next, next_seat) = if cascade {
+        let (next, next_seat, passed) = if cascade {
             play_cascade(pos, seat, d1, players, &mut record, &mut choice_rng, &mut movegen, &mut plays)
         } else {
             movegen.legal_moves(&pos, d1, d2, &mut plays);
@@ -130,23 +130,31 @@ pub fn play_game(rules: Rules, players: [&dyn Player; 2], starter: usize, dice_s
             let m = players[seat].choose(&pos, d1, d2, &plays, &mut choice_rng);
             record.seconds[seat] += t.elapsed().as_secs_f64();
             record.decisions[seat] += 1;
-            (m.position, seat)
+            (m.position, seat, false)
         };
         if let Some((mover_won, points)) = game_result(&next) {
             let winner = if mover_won { next_seat } else { 1 - next_seat };
             record.points = if winner == 0 { points as i8 } else { -(points as i8) };
             return record;
         }
-        pos = next.flip();
-        seat = 1 - next_seat;
+        if passed {
+            // The opponent played the rest of the cascade and now rolls for
+            // its own turn, from where it stands.
+            pos = next;
+            seat = next_seat;
+        } else {
+            pos = next.flip();
+            seat = 1 - next_seat;
+        }
     }
     record
 }
 
 /// A gul bara cascade from `d`: the mover plays four of each number from `d`
 /// up while it can play them in full; what it cannot play passes to the
-/// opponent, number by number. Returns the position after the last step, seen
-/// from the seat that played it, and that seat.
+/// opponent, number by number, who then rolls for its own turn. Returns the
+/// position after the last step, seen from the seat that played it, that
+/// seat, and whether the cascade passed to the opponent.
 #[allow(clippy::too_many_arguments)]
 fn play_cascade(
     mut pos: Position,
@@ -157,7 +165,7 @@ fn play_cascade(
     rng: &mut Rng,
     movegen: &mut MoveGen,
     steps: &mut Vec<Move>,
-) -> (Position, usize) {
+) -> (Position, usize, bool) {
     let mut head_used = 0u8;
     let mut passed = false;
     let mut number = d;
@@ -171,7 +179,7 @@ fn play_cascade(
         pos = m.position;
         head_used = m.head_used;
         if game_result(&pos).is_some() {
-            return (pos, seat);
+            return (pos, seat, passed);
         }
         let played = m.moves_played() as u8;
         if played < count && !passed {
@@ -186,7 +194,7 @@ fn play_cascade(
         number += 1;
         count = 4;
     }
-    (pos, seat)
+    (pos, seat, passed)
 }
 
 /// Plays `pairs` duplicate pairs: pair k uses the dice of `seed + k` twice,
@@ -244,6 +252,47 @@ mod tests {
         let b = duel(Rules::gulbara(), [&RandomPlayer, &RandomPlayer], 5, 2, 9, 2);
         let pts = |v: &[GameRecord]| v.iter().map(|r| (r.points, r.decisions)).collect::<Vec<_>>();
         assert_eq!(pts(&a), pts(&b));
+    }
+
+    /// Plays the first legal step and records who was asked.
+    struct Recorder(std::sync::Mutex<Vec<u8>>, u8);
+
+    impl Player for Recorder {
+        fn name(&self) -> String {
+            "recorder".into()
+        }
+        fn choose(&self, _: &Position, _: u8, _: u8, plays: &[Move], _: &mut Rng) -> Move {
+            self.0.lock().unwrap().push(self.1);
+            plays[0]
+        }
+        fn choose_step(&self, steps: &[Move], _: &mut Rng) -> Move {
+            self.0.lock().unwrap().push(self.1 + 10);
+            steps[0]
+        }
+    }
+
+    #[test]
+    fn a_passed_cascade_gives_the_opponent_its_own_turn_next() {
+        // Gul bara, a 6-6 cascade: all mine on the head (24) and an opposing
+        // checker on my 18 (its 6 point), so no 6 can be played.
+        let mut rules = Rules::gulbara();
+        rules.cascade_after_rolls = 0;
+        let mut mine = [0i64; 25];
+        let mut theirs = [0i64; 25];
+        mine[23] = 15;
+        theirs[23] = 14; // their head = my 12
+        theirs[5] = 1; // their 6 = my 18
+        let pos = Position::from_arrays(rules, &mine, &theirs).unwrap();
+        let (a, b) = (Recorder(std::sync::Mutex::new(vec![]), 0), Recorder(std::sync::Mutex::new(vec![]), 1));
+        let mut record = GameRecord::default();
+        let mut movegen = MoveGen::new();
+        let mut steps = Vec::new();
+        let (_, seat, passed) =
+            play_cascade(pos, 0, 6, [&a, &b], &mut record, &mut Rng::new(1), &mut movegen, &mut steps);
+        // 6s: 24->18 is blocked, so nothing plays and all four 6s pass on.
+        assert!(passed);
+        assert_eq!(seat, 1);
+        assert_eq!(record.decisions, [1, 1]);
     }
 
     #[test]

@@ -191,7 +191,7 @@ impl<'a> Worker<'a> {
                 (self.static_eval(&after).0.invert(), after)
             })
             .collect();
-        if plies == 0 || scored.len() == 1 && plies == 0 {
+        if plies == 0 {
             return scored.into_iter().map(|(e, _)| e).max_by(|a, b| a.equity().total_cmp(&b.equity())).unwrap();
         }
         sort_by_equity(&mut scored, |s| s.0.equity());

@@ -127,6 +127,30 @@ def test_game_over_and_bearoff_are_exact():
     assert tavla.Engine("nardy").evaluate(tavla.Position.from_arrays("nardy", mine, theirs)).win == pytest.approx(27 / 36, abs=1e-6)
 
 
+def test_bearoff_command_and_gnubg_one_sided_agree(capsys):
+    from tavla._core import _bearoff_info
+
+    # Two checkers on the 6 point: 4/36 in one roll (3-3 to 6-6), else two.
+    _, dist, mean = _bearoff_info("backgammon", [0, 0, 0, 0, 0, 2])
+    assert dist[1] == pytest.approx(4 / 36) and sum(dist) == pytest.approx(1)
+    assert main(["bearoff", "--home", "1,0,0,0,0,0"]) == 0
+    assert "1 rolls: 1.000000" in capsys.readouterr().out
+    # The one-sided table agrees with gnubg's bear-off database.
+    rng = random.Random(5)
+    for _ in range(60):
+        n = rng.randint(1, 15)
+        home = [0] * 6
+        for _ in range(n):
+            home[rng.randrange(6)] += 1
+        _, dist, _ = _bearoff_info("backgammon", home)
+        theirs = gnubg_nn.bearoff_probabilities(tuple(home))
+        assert dist[1:] == pytest.approx(list(theirs) + [0.0] * (len(dist) - 1 - len(theirs)), abs=2e-4), home
+    with pytest.raises(ValueError, match="6 counts"):
+        _bearoff_info("backgammon", [1, 2, 3])
+    with pytest.raises(ValueError, match="exact_bearoff"):
+        _bearoff_info("gulbara", [0, 0, 0, 0, 0, 1], exact_bearoff=True)
+
+
 def test_gnubg_player_reads_its_move_back():
     from tavla.duel import GnubgPlayer
 
@@ -151,3 +175,6 @@ def test_cli_duel_and_bench(capsys):
     out = capsys.readouterr().out
     assert "nodes/s" in out
     assert main(["duel", "gnubg", "random", "--variant", "nardy", "--games", "2"]) == 2
+    rule = ["--rule", "cascade_after_rolls=200", "--no-progress"]
+    assert main(["duel", "pips:0", "random", "--variant", "gulbara", "--games", "2", *rule]) == 0
+    assert main(["duel", "gnubg", "random", "--games", "2", "--rule", "x=1"]) == 2

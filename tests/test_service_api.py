@@ -13,7 +13,8 @@ pytest.importorskip("fastapi", reason="the service needs the serve extra (fastap
 
 import tavla  # noqa: E402
 from serving import check_against_schema, running  # noqa: E402
-from tavla.service import Settings, create_app  # noqa: E402
+from tavla.sampling import random_positions  # noqa: E402
+from tavla.service import Settings, create_app, positions  # noqa: E402
 from tavla.service.config import settings_from_env, with_overrides  # noqa: E402
 from tavla.service.engine_pool import Busy, EnginePool, TimedOut  # noqa: E402
 
@@ -216,7 +217,8 @@ def test_cascade_step_refuses_bad_input(client, openapi, body, words):
 # -- bad input: 4xx naming the problem ------------------------------------------------------
 
 BAD = [
-    ({"position": {"variant": "chess"}, "dice": [3, 1]}, 422, "unknown variant"),
+    ({"position": {"variant": "chess"}, "dice": [3, 1]}, 422,
+     "position.variant: Input should be 'backgammon', 'nardy' or 'gulbara'"),
     ({"position": START_BG, "dice": [7, 1]}, 422, "dice.0"),
     ({"position": START_BG, "dice": [0, 1]}, 422, "dice.0"),
     ({"position": START_BG, "dice": [3]}, 422, "dice"),
@@ -247,18 +249,69 @@ def test_bad_moves_requests_name_the_problem(client, openapi, body, status, word
     assert "Traceback" not in answer["error"]
 
 
-def test_text_formats_answer_422_unless_available(client, openapi):
-    formats = client.get("/v1/version").json()["formats"]
+try:
+    from tavla import formats
+except ImportError:
+    formats = None
+needs_formats = pytest.mark.skipif(formats is None, reason="the formats module is not in this build")
+
+
+def test_text_formats_answer_422_when_the_formats_module_is_missing(client, openapi, monkeypatch):
+    monkeypatch.setitem(positions.FORMAT_READERS, "xgid", ("tavla.no_such_module", ("parse",)))
+    monkeypatch.setitem(positions.FORMAT_READERS, "gnubg_id", ("tavla", ("no_such_function",)))
+    assert client.get("/v1/version").json()["formats"] == {"plain": True, "xgid": False, "gnubg_id": False}
     for field, text in [("xgid", "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"),
-                        ("gnubg_id", "4HPwATDgc/ABMA:MIEFAAAAAAAA")]:
-        r = client.post("/v1/moves", json={field: text})
-        if formats[field]:
-            assert r.status_code == 200, r.text
-            assert r.json()["count"] >= 1
-        else:
-            assert r.status_code == 422
-            assert f"{field} is not available" in r.json()["error"]
-        check_against_schema(openapi, "post", "/v1/moves", r)
+                        ("gnubg_id", "4HPwATDgc/ABMA:cAkAAAAAAAAA")]:
+        answer = post(client, openapi, "/v1/moves", {field: text}, 422)
+        assert answer["error"] == (f"{field} is not available in this build of tavla; "
+                                   "send the position in the plain JSON form")
+
+
+@needs_formats
+def test_version_lists_the_text_formats(client):
+    assert client.get("/v1/version").json()["formats"] == {"plain": True, "xgid": True, "gnubg_id": True}
+
+
+@needs_formats
+@pytest.mark.parametrize("variant_seed", [1, 2, 3])
+def test_xgid_and_gnubg_ids_round_trip_through_the_service(client, openapi, variant_seed):
+    for pos in random_positions("backgammon", 8, seed=variant_seed):
+        for field, text in [("xgid", formats.to_xgid(pos)), ("gnubg_id", formats.to_gnubg_id(pos))]:
+            body = post(client, openapi, "/v1/position", {field: text}, 200)
+            assert (body["position"]["mine"], body["position"]["theirs"]) == pos.to_arrays(), (field, text)
+            assert body["dice"] is None
+
+
+@needs_formats
+def test_moves_take_the_dice_from_the_xgid(client, openapi):
+    start = tavla.Position.start("backgammon")
+    xgid = formats.to_xgid(start, dice=(3, 1))
+    body = post(client, openapi, "/v1/moves", {"xgid": xgid}, 200)
+    assert body["dice"] == [3, 1]
+    assert [m["notation"] for m in body["moves"]] == [m.notation for m in start.legal_moves(3, 1)]
+    # Dice in the request win over the text's.
+    assert post(client, openapi, "/v1/moves", {"xgid": xgid, "dice": [6, 5]}, 200)["dice"] == [6, 5]
+    gnubg = formats.to_gnubg_id(start, dice=(6, 4))
+    assert post(client, openapi, "/v1/moves", {"gnubg_id": gnubg}, 200)["dice"] == [6, 4]
+    bare = formats.position_id(start)
+    assert post(client, openapi, "/v1/moves", {"gnubg_id": bare}, 422)["error"].startswith("dice are missing")
+    assert post(client, openapi, "/v1/moves", {"gnubg_id": bare, "dice": [2, 1]}, 200)["count"] == len(
+        start.legal_moves(2, 1))
+
+
+@needs_formats
+@pytest.mark.parametrize("body,words", [
+    ({"gnubg_id": "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"}, "gnubg_id 'XGID=-b----E-C---eE---c-e-"),
+    ({"xgid": "4HPwATDgc/ABMA:cAkAAAAAAAAA"}, "does not look like XGID="),
+    ({"xgid": "XGID=-b----E-C---eE---c-e----B-:0:0:1:77:0:0:0:0:10"}, "xgid: the XGID's dice \"77\""),
+    ({"xgid": "XGID=-b----E-C---eE---c-e----B-:0:0:1:31"}, "does not look like XGID="),
+    ({"gnubg_id": "4HPwATDgc/AB"}, "does not look like a 14-character Position ID"),
+    ({"gnubg_id": "!!!!!!!!!!!!!!"}, "does not look like"),
+    ({"xgid": ""}, "does not look like"),
+])
+def test_bad_position_texts_name_the_problem(client, openapi, body, words):
+    answer = post(client, openapi, "/v1/position", body, 422)
+    assert words in answer["error"]
 
 
 def test_malformed_json_is_400(client, openapi):
@@ -330,7 +383,7 @@ def test_engine_routes_refuse_bad_input(client, openapi, path):
     negative = post(client, openapi, path, engine_request(path, ply=-1), 422)
     assert "ply" in negative["error"]
     bad_variant = post(client, openapi, path, engine_request(path, position={"variant": "go"}), 422)
-    assert "unknown variant" in bad_variant["error"]
+    assert "position.variant" in bad_variant["error"]
     if path != "/v1/evaluate":
         no_dice = post(client, openapi, path, {"position": START_BG}, 422)
         assert "dice are missing" in no_dice["error"]

@@ -137,8 +137,12 @@ def test_play_a_few_moves_against_the_engine(base, browser, variant):
     wait(browser, lambda d: state(d)["mode"] == "game" and state(d)["variant"] == variant)
     start_mine = tavla.Position.start(variant).to_arrays()[0]
     assert board_position(browser)["bottom"] == start_mine
-    for turn in range(3):
-        browser.find_element(By.ID, "roll").click()
+    # Play until the opponent has replied three times (a gul bara cascade may take several plays).
+    for _ in range(12):
+        if sum(entry.startswith("top:") for entry in state(browser)["log"]) >= 3:
+            break
+        if not state(browser)["cascade"]:
+            browser.find_element(By.ID, "roll").click()
         wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#moves li"))
         s = state(browser)
         assert s["onRoll"] == "bottom" and s["dice"]
@@ -146,8 +150,8 @@ def test_play_a_few_moves_against_the_engine(base, browser, variant):
         browser.find_element(By.ID, "play").click()
         # The engine (or the labelled random stand-in) replies and hands the roll back.
         wait(browser, lambda d: state(d)["onRoll"] == "bottom" and not state(d)["busy"], 15)
-        assert len(state(browser)["log"]) >= 2 * (turn + 1)  # more when a gul bara cascade had several steps
         assert state(browser)["over"] is None
+    assert sum(entry.startswith("top:") for entry in state(browser)["log"]) >= 3
     label = browser.find_element(By.ID, "mode-label").text
     if hasattr(tavla, "Engine"):
         assert state(browser)["engineMode"] == "engine" and label.startswith("vs engine")
@@ -191,3 +195,23 @@ def test_gul_bara_cascade_passes_what_cannot_be_played(base, browser):
     s = state(browser)
     assert s["onRoll"] == "top" and s["dice"] is None  # the opponent now rolls its own turn
     assert board_position(browser)["top"] == expected[0].position.to_arrays()[0]
+
+
+def test_paste_an_xgid(base, browser):
+    formats = pytest.importorskip("tavla.formats", reason="the formats module is not in this build")
+    from tavla.sampling import random_positions
+
+    position = random_positions("backgammon", 5, seed=11)[-1]
+    xgid = formats.to_xgid(position, dice=(5, 2))
+    open_board(browser, base)
+    assert browser.find_element(By.ID, "load-xgid").is_enabled()
+    box = browser.find_element(By.ID, "xgid")
+    box.send_keys(xgid)
+    browser.find_element(By.ID, "load-xgid").click()
+    expected = [m.notation for m in position.legal_moves(5, 2)]
+    wait(browser, lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "#moves li")] == expected)
+    mine, theirs = position.to_arrays()
+    assert board_position(browser) == {"bottom": mine, "top": theirs, "onRoll": "bottom"}
+    assert state(browser)["dice"] == [5, 2]
+    browser.find_elements(By.CSS_SELECTOR, "#moves li")[-1].click()
+    assert wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#board path.arrow"))

@@ -108,13 +108,14 @@ def add_duel_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=0, help="0 = all cores")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--rule", action="append", type=rule_option, metavar="NAME=VALUE", help="a rule option")
 
 
 @command("duel", "play cubeless duplicate-dice games between two players", add_duel_arguments)
 def run_duel(args: argparse.Namespace) -> int:
     result = tavla.duel(
         args.variant, args.player0, args.player1, args.games,
-        seed=args.seed, threads=args.threads, progress=not args.no_progress,
+        seed=args.seed, threads=args.threads, progress=not args.no_progress, **dict(args.rule or []),
     )
     print(result.summary())
     return 0
@@ -138,6 +139,26 @@ def run_bench(args: argparse.Namespace) -> int:
     nodes = sum(r[4] for r in rows)
     seconds = sum(r[5] for r in rows)
     print(f"total: {nodes} nodes in {seconds:.3f} s, {nodes / max(seconds, 1e-9):.0f} nodes/s")
+    return 0
+
+
+def add_bearoff_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", default="backgammon", choices=tavla.VARIANTS)
+    p.add_argument("--home", default="0,0,0,0,0,15", help="6 counts, points 1..6 (default: 15 on the 6 point)")
+    p.add_argument("--rule", action="append", type=rule_option, metavar="NAME=VALUE", help="a rule option")
+
+
+@command("bearoff", "build the exact bear-off tables and show one position's distribution", add_bearoff_arguments)
+def run_bearoff(args: argparse.Namespace) -> int:
+    from ._core import _bearoff_info
+
+    home = parse_counts(args.home, "--home")
+    seconds, dist, mean = _bearoff_info(args.variant, home, **dict(args.rule or []))
+    print(f"{args.variant} bear-off tables ready in {seconds:.2f} s")
+    print(f"home {home}: expected {mean:.4f} rolls to bear off")
+    for n, p in enumerate(dist):
+        if p > 0:
+            print(f"  {n:2d} rolls: {p:.6f}")
     return 0
 
 

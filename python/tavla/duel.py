@@ -140,8 +140,12 @@ def duel(
     seed: int = 0,
     threads: int = 0,
     progress: bool = False,
+    **rules: Any,
 ) -> DuelResult:
-    """Plays ``games`` cubeless games (rounded up to whole duplicate pairs)."""
+    """Plays ``games`` cubeless games (rounded up to whole duplicate pairs).
+
+    ``rules`` are rule options of the variant (the Rust game loop only; duels
+    with gnubg play standard backgammon)."""
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
     players = (parse_player(player0, variant), parse_player(player1, variant))
@@ -151,6 +155,8 @@ def duel(
     decisions = [0, 0]
     start = time.time()
     if any(isinstance(p, GnubgPlayer) for p in players):
+        if rules:
+            raise ValueError("duels with gnubg play standard backgammon: no rule options")
         for k in range(pairs):
             for starter in (0, 1):
                 pts, dec, sec = _python_game(variant, players, starter, seed * 1_000_003 + k)
@@ -164,7 +170,7 @@ def duel(
         chunk = max(2, threads or 2)
         for first in range(0, pairs, chunk):
             n = min(chunk, pairs - first)
-            for pts, _, d0, d1, s0, s1 in _duel(variant, players[0], players[1], first, n, seed, threads):
+            for pts, _, d0, d1, s0, s1 in _duel(variant, players[0], players[1], first, n, seed, threads, **rules):
                 points.append(pts)
                 decisions[0] += d0
                 decisions[1] += d1

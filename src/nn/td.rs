@@ -128,29 +128,89 @@ impl TdTrainer {
     fn train_one_game(&mut self, stats: &mut TrainStats) {
         let mut pos = Position::start(self.rules);
         let mut first_to_move = true;
-        for _ in 0..2000 {
+        for roll in 0..2000u32 {
             let (d1, d2) = (self.rng.die(), self.rng.die());
-            self.gen.legal_moves(&pos, d1, d2, &mut self.moves);
-            let (index, value) = NetPlayer::new(&self.net).choose(&self.moves);
-            let chosen = self.moves[index];
-            // The position before the play, seen by the mover, learns the
-            // value of the position after it (the game's result if it ended).
+            let cascade =
+                self.rules.variant == Variant::GulBara && d1 == d2 && roll >= self.rules.cascade_after_rolls as u32;
+            let turn = if cascade { self.play_cascade(&pos, d1) } else { self.play_turn(&pos, d1, d2) };
+            // The position before the roll, seen by the mover, learns the value
+            // of the next position where a player rolls (or the game's result).
             self.x.iter_mut().for_each(|v| *v = 0.0);
             encode(&pos, &mut self.x);
-            let target = if chosen.position.off(ME) == CHECKERS { final_outcome(&chosen.position) } else { value };
-            self.net.train_step(&self.x, &target, self.rate);
+            self.net.train_step(&self.x, &turn.target, self.rate);
             stats.turns += 1;
-            if chosen.position.off(ME) == CHECKERS {
+            if let Some(mover_won) = turn.finished {
                 stats.games += 1;
-                stats.first_player_wins += first_to_move as usize;
-                stats.gammons += (target[1] > 0.5) as usize;
+                stats.first_player_wins += (first_to_move == mover_won) as usize;
+                stats.gammons += (turn.target[1] > 0.5 || turn.target[3] > 0.5) as usize;
                 return;
             }
-            pos = chosen.position.flip();
+            pos = turn.next;
             first_to_move = !first_to_move;
         }
         stats.games += 1; // a game this long is abandoned (never seen in practice)
     }
+
+    /// An ordinary turn: the best play at 0-ply.
+    fn play_turn(&mut self, pos: &Position, d1: u8, d2: u8) -> TurnOutcome {
+        self.gen.legal_moves(pos, d1, d2, &mut self.moves);
+        let (index, value) = NetPlayer::new(&self.net).choose(&self.moves);
+        let chosen = self.moves[index].position;
+        if chosen.off(ME) == CHECKERS {
+            return TurnOutcome { target: final_outcome(&chosen), next: chosen, finished: Some(true) };
+        }
+        TurnOutcome { target: value, next: chosen.flip(), finished: None }
+    }
+
+    /// A gul bara cascade from `d` (RULES.md section 4): the mover plays four
+    /// of each number up from `d` until one cannot be played in full; the
+    /// opponent then plays what is left, number by number, before its own roll.
+    /// Each step is chosen greedily as if the turn ended after it.
+    fn play_cascade(&mut self, start: &Position, d: u8) -> TurnOutcome {
+        let mut pos = *start;
+        let mut head_used = 0;
+        let mut left_over: Option<(u8, u8)> = None;
+        for number in d..=6 {
+            self.gen.cascade_step(&pos, number, 4, head_used, &mut self.moves);
+            let step = self.moves[NetPlayer::new(&self.net).choose(&self.moves).0];
+            pos = step.position;
+            head_used = step.head_used;
+            if pos.off(ME) == CHECKERS {
+                return TurnOutcome { target: final_outcome(&pos), next: pos, finished: Some(true) };
+            }
+            if step.moves_played() < 4 {
+                left_over = Some((number, 4 - step.moves_played() as u8));
+                break;
+            }
+        }
+        // The opponent's share, played from its side.
+        let mut theirs = pos.flip();
+        if let Some((first, count)) = left_over {
+            let mut head_used = 0;
+            for number in first..=6 {
+                let n = if number == first { count } else { 4 };
+                self.gen.cascade_step(&theirs, number, n, head_used, &mut self.moves);
+                let step = self.moves[NetPlayer::new(&self.net).choose(&self.moves).0];
+                theirs = step.position;
+                head_used = step.head_used;
+                if theirs.off(ME) == CHECKERS {
+                    return TurnOutcome { target: invert(&final_outcome(&theirs)), next: theirs, finished: Some(false) };
+                }
+            }
+        }
+        let value = invert(&NetPlayer::new(&self.net).probabilities(&theirs));
+        TurnOutcome { target: value, next: theirs, finished: None }
+    }
+}
+
+/// What one roll led to, for the player who rolled.
+struct TurnOutcome {
+    /// The TD target for the position before the roll.
+    target: [f32; OUTPUTS],
+    /// The next position where a player rolls, seen by that player.
+    next: Position,
+    /// `Some(true)` if the roller finished the game, `Some(false)` if its opponent did.
+    finished: Option<bool>,
 }
 
 /// Positions from games the network plays against itself at 0-ply (with one

@@ -164,7 +164,7 @@ impl PyEngine {
             }
         }
         for f in [config.root_filter, config.inner_filter] {
-            if f.keep == 0 || !(f.margin >= 0.0) {
+            if f.keep == 0 || f.margin.is_nan() || f.margin < 0.0 {
                 return Err(PyValueError::new_err(format!(
                     "a move filter keeps at least 1 play within a margin >= 0, not {} within {}",
                     f.keep, f.margin
@@ -322,6 +322,30 @@ fn _eval_rate(py: Python<'_>, variant: &str, evaluator: &str, seconds: f64) -> P
     Ok(py.allow_threads(|| bench::eval_rate(ev.as_ref(), variant, seconds.clamp(0.0, 60.0))))
 }
 
+/// Builds (first call) the bear-off tables of a variant's rules and returns
+/// (seconds it took, the rolls-to-finish distribution of `home`, its mean):
+/// `home` is 6 counts for the points 1..6, at most 15 checkers.
+#[pyfunction]
+#[pyo3(signature = (variant, home, **rules))]
+fn _bearoff_info(py: Python<'_>, variant: &str, home: Vec<i64>, rules: Option<&Bound<'_, PyDict>>) -> PyResult<(f64, Vec<f32>, f64)> {
+    let rules = rules_from_kwargs(variant, rules)?;
+    let rule = crate::bearoff::BearoffRule::for_rules(&rules)
+        .ok_or_else(|| PyValueError::new_err("gul bara with exact_bearoff has no bear-off table"))?;
+    if home.len() != 6 || home.iter().any(|&n| !(0..=15).contains(&n)) || home.iter().sum::<i64>() > 15 {
+        return Err(PyValueError::new_err(format!("home must be 6 counts (points 1..6) of at most 15 checkers in all, not {home:?}")));
+    }
+    let mut h = [0u8; 6];
+    for (k, &n) in home.iter().enumerate() {
+        h[k] = n as u8;
+    }
+    let t = std::time::Instant::now();
+    let tables = py.allow_threads(|| crate::bearoff::tables(rule));
+    let seconds = t.elapsed().as_secs_f64();
+    let d = tables.one_sided.rolls_to_finish(&h);
+    let last = d.iter().rposition(|&p| p > 0.0).unwrap_or(0);
+    Ok((seconds, d[..=last].to_vec(), tables.one_sided.expected_rolls(&h)))
+}
+
 /// Registers this file's classes and functions in `tavla._core`.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyEngine>()?;
@@ -332,5 +356,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_duel, m)?)?;
     m.add_function(wrap_pyfunction!(_bench, m)?)?;
     m.add_function(wrap_pyfunction!(_eval_rate, m)?)?;
+    m.add_function(wrap_pyfunction!(_bearoff_info, m)?)?;
     Ok(())
 }

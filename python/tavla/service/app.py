@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -139,8 +139,19 @@ def probabilities(evaluation: Any) -> Probabilities:
     )
 
 
-def engine_value_error(e: ValueError) -> BadInput:
-    return BadInput(f"engine: {e}")
+async def engine_call(pool: EnginePool, position: Any, ply: int, call: Callable[[Any], Any]) -> tuple[Any, float]:
+    """``call(engine)`` on a worker with that worker's engine for the position and ply; answers the
+    result and the seconds it took. The engine's ValueError (bad input it found) becomes a 422."""
+    pool.require_engine()
+
+    def work():
+        engine = pool.engine(position, ply)
+        try:
+            return call(engine)
+        except ValueError as e:
+            raise BadInput(f"engine: {e}") from None
+
+    return await pool.run(work)
 
 
 def add_routes(app: FastAPI, settings: Settings) -> None:
@@ -211,19 +222,14 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         if request.top > settings.max_top:
             raise BadInput(f"top {request.top} is above this service's maximum {settings.max_top}")
         position = parsed.position
-        pool.require_engine()
-
-        def work():
-            engine = pool.engine(position.variant, ply)
-            try:
-                return engine.hint(position, d1, d2, top=request.top)
-            except ValueError as e:
-                raise engine_value_error(e) from None
-
-        candidates, seconds = await pool.run(work)
+        candidates, seconds = await engine_call(
+            pool, position, ply, lambda engine: engine.hint(position, d1, d2, top=request.top))
+        # diff is computed here, from the equities, so that it means the same whatever the engine
+        # reports; ply is passed on when the engine says at which ply it judged each play.
+        best = candidates[0].equity if candidates else 0.0
         out = [
-            CandidateOut(rank=k, move=move_out(c.move), equity=c.equity, diff=c.diff,
-                         probabilities=probabilities(c.evaluation))
+            CandidateOut(rank=k, move=move_out(c.move), equity=c.equity, diff=c.equity - best,
+                         ply=getattr(c, "ply", None), probabilities=probabilities(c.evaluation))
             for k, c in enumerate(candidates, 1)
         ]
         return HintOut(variant=position.variant, dice=[d1, d2], ply=ply, candidates=out, time_ms=seconds * 1000)
@@ -233,16 +239,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         """Cubeless probabilities and equity of a position, for the player on roll (before rolling)."""
         position = parse_source(request).position
         ply = checked_ply(request.ply, settings)
-        pool.require_engine()
-
-        def work():
-            engine = pool.engine(position.variant, ply)
-            try:
-                return engine.evaluate(position)
-            except ValueError as e:
-                raise engine_value_error(e) from None
-
-        evaluation, seconds = await pool.run(work)
+        evaluation, seconds = await engine_call(pool, position, ply, lambda engine: engine.evaluate(position))
         return EvaluateOut(variant=position.variant, ply=ply, probabilities=probabilities(evaluation),
                            equity=evaluation.equity, time_ms=seconds * 1000)
 
@@ -254,15 +251,6 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         d1, d2 = roll_for(parsed, request.dice)
         ply = checked_ply(request.ply, settings)
         position = parsed.position
-        pool.require_engine()
-
-        def work():
-            engine = pool.engine(position.variant, ply)
-            try:
-                return engine.best_move(position, d1, d2)
-            except ValueError as e:
-                raise engine_value_error(e) from None
-
-        move, seconds = await pool.run(work)
+        move, seconds = await engine_call(pool, position, ply, lambda engine: engine.best_move(position, d1, d2))
         return EngineMoveOut(variant=position.variant, dice=[d1, d2], ply=ply, move=move_out(move),
                              time_ms=seconds * 1000)

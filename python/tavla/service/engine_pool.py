@@ -43,22 +43,24 @@ class EnginePool:
         self.places = threading.BoundedSemaphore(settings.workers + settings.queue)
         self.busy = 0
         self.busy_lock = threading.Lock()
-        self.engines: dict[tuple[str, int], Any] = {}
-        self.engines_lock = threading.Lock()
+        # One set of engines per worker thread: an engine may keep caches that are not meant to be
+        # shared by two searches at once, and a worker runs one search at a time.
+        self.local = threading.local()
 
     def require_engine(self) -> None:
         if not engine_available():
             raise EngineUnavailable("the engine is not available in this build of tavla (no tavla.Engine)")
 
-    def engine(self, variant: str, ply: int) -> Any:
-        """One engine per variant and ply, made on first use (on a worker: making one may take a
-        while) and shared by the workers."""
+    def engine(self, position: Any, ply: int) -> Any:
+        """This worker's engine for the position's variant and rule options at a ply, made on first
+        use (on the worker, since making one may take a while)."""
         self.require_engine()
-        key = (variant, ply)
-        with self.engines_lock:
-            if key not in self.engines:
-                self.engines[key] = tavla.Engine(variant, ply=ply)
-            return self.engines[key]
+        engines = self.local.__dict__.setdefault("engines", {})
+        rules = dict(position.rules)
+        key = (position.variant, ply, tuple(sorted(rules.items())))
+        if key not in engines:
+            engines[key] = tavla.Engine(position.variant, ply=ply, **rules)
+        return engines[key]
 
     async def run(self, work: Callable[[], Any]) -> tuple[Any, float]:
         """``work()`` on a worker; answers its result and the seconds it took."""

@@ -1,14 +1,18 @@
 """Every way a request can name a position, turned into a ``tavla.Position`` in one place.
 
 The plain JSON form is read here. XGID and GNU Backgammon IDs are read by the project's
-formats module when this build has it: ``FORMAT_READERS`` lists, per request field, the
-module and the function names tried, so the formats module plugs in by name. Without it
-the service answers that the format is not available (422); it never guesses.
+formats module (``tavla.formats.parse``) when this build has it: ``FORMAT_READERS`` lists, per
+request field, the module and the function names tried, and ``FORMAT_SHAPES`` what the text must
+look like, so that an XGID sent as ``gnubg_id`` (or anything else in the wrong field) is refused
+rather than read as something the client did not mean. Without the formats module the service
+answers that the format is not available (422); it never guesses.
 """
 
 from __future__ import annotations
 
 import importlib
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
@@ -23,8 +27,15 @@ class BadInput(ValueError):
 
 # request field -> (module, candidate function names); the first one found is used.
 FORMAT_READERS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "xgid": ("tavla.formats", ("position_from_xgid", "from_xgid", "parse_xgid", "read_xgid")),
-    "gnubg_id": ("tavla.formats", ("position_from_gnubg_id", "from_gnubg_id", "parse_gnubg_id", "read_gnubg_id")),
+    "xgid": ("tavla.formats", ("parse",)),
+    "gnubg_id": ("tavla.formats", ("parse",)),
+}
+
+# request field -> (pattern the text must match, what it should look like, in words)
+FORMAT_SHAPES: dict[str, tuple[re.Pattern, str]] = {
+    "xgid": (re.compile(r"^(XGID=)?[^:]*(:[^:]*){9}$"), "XGID=<26 board characters>:cube:owner:turn:dice:..."),
+    "gnubg_id": (re.compile(r"^[A-Za-z0-9+/]{14}(:[A-Za-z0-9+/]{12})?$"),
+                 "a 14-character Position ID, optionally followed by :<12-character Match ID>"),
 }
 
 
@@ -78,15 +89,22 @@ def read_text_format(field: str, text: str) -> Parsed:
     reader = find_reader(field)
     if reader is None:
         raise BadInput(f"{field} is not available in this build of tavla; send the position in the plain JSON form")
+    text = text.strip()
+    pattern, shape = FORMAT_SHAPES[field]
+    if not pattern.match(text):
+        raise BadInput(f"{field} {text[:60]!r} does not look like {shape}")
     try:
-        result = reader(text.strip())
+        result = reader(text)
     except ValueError as e:
         raise BadInput(f"{field}: {e}") from None
     return parsed_from_reader(field, result)
 
 
 def parsed_from_reader(field: str, result: Any) -> Parsed:
-    """A reader may answer a Position, or an object or tuple holding the position and the dice."""
+    """A reader may answer a Position, a mapping (as ``tavla.formats.parse`` does) or an object
+    or tuple holding the position and the dice."""
+    if isinstance(result, Mapping) and isinstance(result.get("position"), tavla.Position):
+        return Parsed(result["position"], normal_dice(result.get("dice")))
     if isinstance(result, tuple) and result and isinstance(result[0], tavla.Position):
         dice = result[1] if len(result) > 1 else None
         return Parsed(result[0], normal_dice(dice))
@@ -99,10 +117,13 @@ def parsed_from_reader(field: str, result: Any) -> Parsed:
 
 
 def normal_dice(dice: Any) -> Optional[tuple[int, int]]:
+    """Two dice 1..6, or None when the text says no roll yet (XGID writes 00)."""
     if not dice:
         return None
-    d1, d2 = dice
-    return int(d1), int(d2)
+    d1, d2 = (int(d) for d in dice)
+    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        return None
+    return d1, d2
 
 
 def roll_for(parsed: Parsed, dice: Optional[Sequence[int]]) -> tuple[int, int]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Union
+from typing import Dict, List, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import Annotated
@@ -22,7 +22,7 @@ class Strict(BaseModel):
 class PlainPosition(Strict):
     """The project's plain form, always from the player on roll."""
 
-    variant: str = Field("backgammon", description="backgammon, nardy or gulbara")
+    variant: Literal["backgammon", "nardy", "gulbara"] = Field("backgammon")
     mine: Optional[CountsIn] = Field(
         None,
         description="the player on roll: 25 counts in its own numbering (index i = point i+1, index 24 = bar); "
@@ -134,7 +134,9 @@ class CandidateOut(BaseModel):
     rank: int
     move: MoveOut
     equity: float
-    diff: float = Field(description="equity minus the best candidate's equity (0 for the best, negative otherwise)")
+    diff: float = Field(description="equity minus the first (best) candidate's equity: 0 for the best; plays the "
+                        "move filter judged at a lower ply may come out above it")
+    ply: Optional[int] = Field(None, description="the ply this play was judged at (lower for plays the move filter cut)")
     probabilities: Probabilities
 
 
