@@ -114,3 +114,17 @@ def test_fibs_published_example():
     assert info["dice"] == (3, 6) and info["match_length"] == 17 and info["score"] == (0, 2)
     assert info["position"].off == (2, 0)
     assert len(info["position"].legal_moves(3, 6)) > 0
+
+
+def test_named_readers_for_the_service():
+    pos, dice = formats.parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:64:0:0:0:7:3")
+    assert pos == tavla.Position.start() and dice == (6, 4)
+    info = formats.parse("XGID=-b----E-C---eE---c-e----B-:0:0:1:64:0:0:0:7:3")
+    assert info["match_length"] == 7 and info["max_cube"] == 8
+    pos, dice = formats.parse_gnubg_id("4HPwATDgc/ABMA:MIEFAAAAAAAA")
+    assert pos == tavla.Position.start() and dice == (3, 1)
+    assert formats.parse_gnubg_id("4HPwATDgc/ABMA") == (tavla.Position.start(), None)
+    with pytest.raises(ValueError, match="not an XGID"):
+        formats.parse_xgid("4HPwATDgc/ABMA")
+    with pytest.raises(ValueError, match="not a GNU Backgammon ID"):
+        formats.parse_gnubg_id(START_XGID)

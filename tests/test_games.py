@@ -203,3 +203,11 @@ def test_simulation_tallies():
     assert sum(t["wins"][0]) > 140, t
     with pytest.raises(ValueError, match="unknown player"):
         tavla.simulate_games("nardy", 1, players=("smart", "random"))
+
+
+def test_game_from_a_position_saves_and_replays_from_there():
+    g = tavla.Game.from_position("XGID=-b----E-C---eE---c-e----B-:1:-1:-1:64:2:4:0:7:10", seed=3)
+    assert (g.turn, g.dice, g.cube_value, g.cube_owner, g.score) == (1, (6, 4), 2, 1, (2, 4))
+    g.play_out(("greedy", "random"), seed=1)
+    back = tavla.Game.from_json(g.to_json())
+    assert back.history == g.history and back.result == g.result

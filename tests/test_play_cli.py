@@ -10,7 +10,6 @@ import pytest
 ROLL = r"roll \(r\) or double \(d\)\? "
 MOVE = r"move(?: \[[^\]]*\])?> "
 ANSWER = r"take or pass\? "
-END = r"(You win|wins|draw)[^\n]*point"
 
 
 def spawn(*args):
@@ -24,6 +23,9 @@ def test_show_draws_positions_in_every_form():
         assert "●" in out and "○" in out and "13 14 15" in out
         assert "XGID=-b----E-C---eE---c-e----B-" in out
     assert "dice 6-4" in subprocess.run([sys.executable, "-m", "tavla", "show", xgid], capture_output=True, text=True).stdout
+    nardy = '{"variant": "nardy", "checkers": [[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,14], [3,0,0,0,0,0,0,0,0,12,0,0,0,0,0,0,0,0,0,0,0,0,0,0]], "turn": 1, "dice": [6, 5]}'
+    out = subprocess.run([sys.executable, "-m", "tavla", "show", nardy], capture_output=True, text=True, check=True).stdout
+    assert "player 1 (on roll)" in out and "dice 6-5" in out and "XGID" not in out
     bad = subprocess.run([sys.executable, "-m", "tavla", "show", "XGID=nonsense"], capture_output=True, text=True)
     assert bad.returncode == 2 and "XGID" in bad.stderr and "Traceback" not in bad.stderr
 
@@ -70,17 +72,45 @@ def test_entering_a_move_in_parts_with_mistakes_and_undo():
     child.expect(pexpect.EOF)
 
 
-@pytest.mark.parametrize("variant", ["nardy", "gulbara"])
-def test_a_whole_game_to_its_result(variant):
-    child = spawn("--variant", variant, "--seed", "3")
-    bad_double_seen = False
+def test_quitting_saves_a_record_that_replays(tmp_path):
+    path = tmp_path / "game.json"
+    child = spawn("--variant", "nardy", "--seed", "8", "--save", str(path))
+    for _ in range(6):
+        k = child.expect([ROLL, MOVE])
+        child.sendline("r" if k == 0 else "1")
+    child.expect([ROLL, MOVE])
+    child.sendline("quit")
+    child.expect("Record saved")
+    child.expect(pexpect.EOF)
+    import tavla
+
+    game = tavla.Game.from_json(path.read_text())
+    assert game.variant == "nardy" and len(game.history) >= 6 and not game.is_over
+
+
+@pytest.mark.parametrize(
+    "args, ending",
+    [
+        (["--variant", "nardy", "--seed", "3"], r"(You win|Greedy wins|Engine wins|draw)[^\n]*point"),
+        (["--variant", "gulbara", "--seed", "4"], r"(You win|Greedy wins|Engine wins|draw)[^\n]*point"),
+        (["--variant", "backgammon", "--match", "3", "--seed", "5"], r"(You win the match|You lose the match)"),
+    ],
+)
+def test_a_whole_game_or_match_to_its_result(args, ending):
+    import tavla
+
+    child = spawn(*args)
+    # The best available player: the engine once this build has it.
+    child.expect("against (engine|greedy)")
+    assert child.match.group(1) == ("engine" if hasattr(tavla, "Engine") else "greedy")
+    bad_input_seen = False
     while True:
-        k = child.expect([ROLL, MOVE, ANSWER, END])
+        k = child.expect([ROLL, MOVE, ANSWER, ending])
         if k == 0:
-            if not bad_double_seen:
+            if not bad_input_seen:
                 child.sendline("x")
                 child.expect("type r to roll")
-                bad_double_seen = True
+                bad_input_seen = True
                 continue
             child.sendline("r")
         elif k == 1:

@@ -16,6 +16,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-cube", action="store_true", help="play without the doubling cube")
     p.add_argument("--beaver", action="store_true", help="allow beavers (money play)")
     p.add_argument("--rule", action="append", type=rule_option, metavar="NAME=VALUE", help="a rule option")
+    p.add_argument("--save", metavar="FILE", help="write the game or match record (JSON) here when leaving")
 
 
 @command("play", "play a game or match against the engine in the terminal", add_play_arguments)
@@ -24,7 +25,7 @@ def run_play(args: argparse.Namespace) -> int:
 
     if args.match < 0:
         raise ValueError(f"--match must be 0 (money) or a number of points, not {args.match}")
-    return play(args.variant, args.match, args.seed, not args.no_cube, args.beaver, dict(args.rule or []))
+    return play(args.variant, args.match, args.seed, not args.no_cube, args.beaver, dict(args.rule or []), save=args.save)
 
 
 def add_show_arguments(p: argparse.ArgumentParser) -> None:

@@ -19,7 +19,7 @@ from typing import Any, Optional, Tuple
 
 from ._core import Position, _parse_position, _write_position
 
-__all__ = ["parse", "to_xgid", "to_gnubg_id", "position_id", "match_id", "position_from_id", "to_fibs", "to_json"]
+__all__ = ["parse", "parse_xgid", "parse_gnubg_id", "to_xgid", "to_gnubg_id", "position_id", "match_id", "position_from_id", "to_fibs", "to_json"]
 
 
 def parse(text: str) -> dict[str, Any]:
@@ -32,6 +32,25 @@ def parse(text: str) -> dict[str, Any]:
     ValueError naming what is wrong.
     """
     return _parse_position(text)
+
+
+def parse_xgid(text: str) -> Tuple[Position, Optional[Tuple[int, int]]]:
+    """(position seen from the player on roll, dice or None) of an XGID."""
+    t = text.strip()
+    if not (t.startswith("XGID=") or t.count(":") in (8, 9)):
+        raise ValueError(f"{text!r} is not an XGID (XGID=position:cube:owner:turn:dice:...)")
+    info = parse(t)
+    return info["position"], info["dice"]
+
+
+def parse_gnubg_id(text: str) -> Tuple[Position, Optional[Tuple[int, int]]]:
+    """(position seen from the player on roll, dice or None) of a GNU Backgammon
+    ID: "PositionID:MatchID" or a bare Position ID."""
+    t = text.strip()
+    if t.startswith(("XGID=", "board:", "{")) or t.count(":") > 1:
+        raise ValueError(f"{text!r} is not a GNU Backgammon ID (PositionID or PositionID:MatchID)")
+    info = parse(t)
+    return info["position"], info["dice"]
 
 
 def _write(

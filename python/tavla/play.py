@@ -31,21 +31,47 @@ class Quit(Exception):
     pass
 
 
-def engine_player(variant: str) -> tuple[str, Callable[[object], int]]:
-    """The best available player: the real engine once it exists, else greedy."""
-    engine_cls = getattr(tavla, "Engine", None)
-    if engine_cls is not None:
+class EnginePlayer:
+    """The best available player: ``tavla.Engine`` (1-ply) when this build has
+    it, else the greedy player. Gul bara cascade steps (which the engine's
+    search does not play) are judged by evaluating each step's result; any
+    failure of the engine falls back to greedy, so play always goes on."""
+
+    def __init__(self, variant: str, rules: dict):
+        self.engine = None
+        engine_cls = getattr(tavla, "Engine", None)
+        if engine_cls is not None:
+            try:
+                self.engine = engine_cls(variant, 1, **rules)
+            except Exception:
+                self.engine = None
+        self.name = "engine" if self.engine is not None else "greedy"
+
+    def pick(self, table: "Table") -> int:
+        if self.engine is not None:
+            try:
+                return self._engine_pick(table.game)
+            except Exception:
+                pass
+        return table.suggest("greedy")
+
+    def _engine_pick(self, g: "tavla.Game") -> int:
+        moves = g.legal_moves()
+        if g.cascade_step is None:
+            best = self.engine.best_move(g.position, *g.dice)
+            return next(k for k, m in enumerate(moves) if m.position == best.position)
+        # After a step the opponent is (in effect) on roll: take the step that leaves it worst off.
+        scores = [self.engine.evaluate(m.position.flip()).equity for m in moves]
+        return min(range(len(moves)), key=scores.__getitem__)
+
+    def winning_chance(self, position: "tavla.Position") -> Optional[float]:
+        """The player on roll's cubeless chance to win, when the engine is here."""
+        if self.engine is None:
+            return None
         try:
-            engine = engine_cls(variant)
-            choose = getattr(engine, "choose_move")
-
-            def pick(table: object) -> int:
-                return choose(table.game)  # type: ignore[attr-defined]
-
-            return "engine", pick
-        except Exception:  # the engine's API is not settled yet; fall back
-            pass
-    return "greedy", lambda table: table.suggest("greedy")  # type: ignore[attr-defined]
+            return float(self.engine.evaluate(position).win)
+        except Exception:
+            return None
 
 
 class Table:
@@ -80,12 +106,12 @@ def cube_text(game: "tavla.Game") -> str:
 
 
 class Session:
-    def __init__(self, table: Table, out: TextIO, read: Callable[[str], str], engine_name: str, engine_pick):
+    def __init__(self, table: Table, out: TextIO, read: Callable[[str], str], player: EnginePlayer):
         self.table = table
         self.out = out
         self.read = read
-        self.engine_name = engine_name
-        self.engine_pick = engine_pick
+        self.player = player
+        self.engine_name = player.name
         self.parts: list[str] = []
 
     def say(self, text: str) -> None:
@@ -155,10 +181,25 @@ class Session:
                 continue
             self.say(f"{text!r}: type r to roll, d to double, quit to leave.")
 
+    def engine_wants_to_double(self, g: "tavla.Game") -> bool:
+        if not g.may_double:
+            return False
+        win = self.player.winning_chance(g.position)  # the engine is on roll
+        if win is not None:
+            return 0.70 <= win <= 0.85
+        pips = g.position.pip_count()
+        return pips[1] - pips[0] > max(12, pips[0] // 8) and g.position.is_race()
+
+    def engine_takes(self, g: "tavla.Game") -> bool:
+        win = self.player.winning_chance(g.position)  # you doubled and are on roll
+        if win is not None:
+            return win < 0.78
+        pips = g.position.pip_count()
+        return pips[1] - pips[0] <= max(20, pips[0] // 5)
+
     def engine_roll(self) -> None:
         g = self.table.game
-        pips = g.position.pip_count()  # from the engine's side
-        if g.may_double and pips[1] - pips[0] > max(12, pips[0] // 8) and g.position.is_race():
+        if self.engine_wants_to_double(g):
             self.table.double()
             self.say(f"{self.engine_name.capitalize()} doubles to {g.cube_value * 2}.")
             return
@@ -189,13 +230,12 @@ class Session:
 
     def engine_answer(self) -> None:
         g = self.table.game
-        pips = g.position.pip_count()  # from your side: you doubled
-        if pips[1] - pips[0] > max(20, pips[0] // 5):
-            self.table.drop()
-            self.say(f"{self.engine_name.capitalize()} passes.")
-        else:
+        if self.engine_takes(g):
             self.table.take()
             self.say(f"{self.engine_name.capitalize()} takes.")
+        else:
+            self.table.drop()
+            self.say(f"{self.engine_name.capitalize()} passes.")
 
     def describe_step(self, g: "tavla.Game") -> str:
         if g.cascade_step:
@@ -227,7 +267,7 @@ class Session:
                 self.say(HELP)
                 continue
             if low == "hint":
-                self.say(f"Hint: {moves[self.table.suggest('greedy')]}")
+                self.say(f"Hint ({self.engine_name}): {moves[self.player.pick(self.table)]}")
                 continue
             if low == "undo":
                 if self.parts:
@@ -261,7 +301,7 @@ class Session:
 
     def engine_move(self) -> None:
         g = self.table.game
-        k = self.engine_pick(self.table)
+        k = self.player.pick(self.table)
         m = g.legal_moves()[k]
         label = self.describe_step(g)
         self.table.play(k)
@@ -302,10 +342,15 @@ class Session:
 
 
 def play(variant: str, length: int, seed: Optional[int], cube: bool, beaver: bool, rules: dict,
-         out: TextIO = sys.stdout, read: Callable[[str], str] = input) -> int:
+         out: TextIO = sys.stdout, read: Callable[[str], str] = input, save: Optional[str] = None) -> int:
     table = Table(variant, length, seed, cube, beaver, rules)
-    name, pick = engine_player(variant)
-    return Session(table, out, read, name, pick).run()
+    try:
+        return Session(table, out, read, EnginePlayer(variant, rules)).run()
+    finally:
+        if save:
+            with open(save, "w", encoding="utf-8") as f:
+                f.write(table.to_json())
+            print(f"Record saved to {save}.", file=out)
 
 
 def show(text: str, out: TextIO = sys.stdout) -> int:

@@ -117,6 +117,8 @@ pub struct Game {
     moves: Vec<Move>,
     history: Vec<Event>,
     result: Option<GameResult>,
+    /// Where the game began when not from the start: (snapshot, rolls, starter).
+    origin: Option<(crate::formats::Snapshot, u32, Option<usize>)>,
 }
 
 fn check_dice(dice: [u8; 2]) -> Result<[u8; 2]> {
@@ -152,6 +154,7 @@ impl Game {
             moves: Vec::new(),
             history: Vec::new(),
             result: None,
+            origin: None,
         })
     }
 
@@ -177,6 +180,7 @@ impl Game {
         game.cube = s.cube;
         game.rolls = rolls;
         game.phase = Phase::Roll;
+        game.origin = Some((*s, rolls, starter));
         if s.double_offered {
             game.cube.check_double(s.turn, &s.cube_rules, s.stakes.crawford_game)?;
             game.phase = Phase::DoubleOffered;
@@ -275,6 +279,11 @@ impl Game {
     /// The legal moves now (empty outside the move phase; one empty move for a pass).
     pub fn legal_moves(&self) -> &[Move] {
         &self.moves
+    }
+    /// The snapshot the game continued from (with its `rolls` and `starter`),
+    /// or None for a game from the start.
+    pub fn origin(&self) -> Option<&(crate::formats::Snapshot, u32, Option<usize>)> {
+        self.origin.as_ref()
     }
     pub fn history(&self) -> &[Event] {
         &self.history

@@ -14,6 +14,9 @@
 //!  "result": {"winner": 0, "multiplier": 2, "kind": "gammon", "cube": 2, "points": 4, "ending": "bore_off"}}
 //! ```
 //!
+//! A game that continued from a position (`Game::from_snapshot`) also has
+//! `"start": {"position": <position JSON>, "rolls": n, "starter": p or null}`.
+//!
 //! A match record: `{"format": "tavla.match", "version": 1, "variant", "rules",
 //! "cube_rules", "length", "crawford_rule", "initial_score", "initial_crawford",
 //! "games": [game records], "score"}`.
@@ -83,6 +86,13 @@ pub fn game_to_value(game: &Game) -> Value {
         "score": s.score,
         "crawford": s.crawford_game,
     });
+    if let Some((snapshot, rolls, starter)) = game.origin() {
+        v["start"] = json!({
+            "position": crate::formats::json::snapshot_to_value(snapshot),
+            "rolls": rolls,
+            "starter": starter,
+        });
+    }
     let body = game_events_to_json(game);
     v["events"] = body["events"].clone();
     v["result"] = body["result"].clone();
@@ -176,7 +186,19 @@ pub fn game_setup(v: &Value) -> Result<(Game, &Vec<Value>)> {
         score: obj.get("score").map(|s| pair(s, "score")).transpose()?.unwrap_or([0, 0]),
         crawford_game: opt_bool(obj, "crawford", false)?,
     };
-    let game = Game::new(rules, cube_rules_from_json(obj.get("cube_rules"))?, stakes, 0)?;
+    let game = match obj.get("start") {
+        // The game continued from a position rather than the start.
+        Some(start) => {
+            let start = object(start, "\"start\"")?;
+            let snapshot = crate::formats::json::snapshot_from_value(
+                start.get("position").ok_or_else(|| Error::new("\"start\" needs \"position\""))?,
+            )?;
+            let rolls = opt_u32(start, "rolls", 10)?;
+            let starter = opt_player(start.get("starter"), "start.starter")?;
+            Game::from_snapshot(&snapshot, rolls, starter, 0)?
+        }
+        None => Game::new(rules, cube_rules_from_json(obj.get("cube_rules"))?, stakes, 0)?,
+    };
     Ok((game, events(v)?))
 }
 

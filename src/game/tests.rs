@@ -377,3 +377,31 @@ fn records_round_trip_and_replay() {
     let _ = THEM;
 }
 
+
+#[test]
+fn gul_bara_head_rule_counts_the_whole_cascade_as_one_turn() {
+    let mut rules = Rules::gulbara();
+    rules.set("head_rule", &OptionValue::Bool(true)).unwrap();
+    // Not the first turn: 14 on the head, one checker on 10.
+    let mut g = game_at(rules, &[(24, 14), (10, 1)], &[(1, 15)], 0);
+    g.roll(Some([2, 2])).unwrap();
+    assert_eq!(g.cascade_step(), Some((2, 4)));
+    let from_head = |m: &crate::Move| m.play.steps().iter().filter(|s| s.from == 24).count();
+    assert!(g.legal_moves().iter().all(|m| from_head(m) <= 1));
+    let k = g.legal_moves().iter().position(|m| from_head(m) == 1 && m.moves_played() == 4).unwrap();
+    g.play(k).unwrap();
+    assert_eq!(g.cascade_step(), Some((3, 4)));
+    assert!(!g.legal_moves().is_empty());
+    assert!(g.legal_moves().iter().all(|m| from_head(m) == 0), "the head was used earlier in the cascade");
+}
+
+#[test]
+fn a_game_from_a_position_records_where_it_began() {
+    let mut g = game_at(Rules::gulbara(), &[(24, 10), (9, 5)], &[(1, 15)], 1);
+    play_out(&mut g, [Strategy::Random; 2], &mut crate::dice::Dice::new(4)).unwrap();
+    let text = record::game_to_json(&g);
+    assert!(text.contains("\"start\""));
+    let back = record::game_from_json(&text).unwrap();
+    assert_eq!(back.history(), g.history());
+    assert_eq!(back.result(), g.result());
+}
