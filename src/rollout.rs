@@ -1,15 +1,19 @@
 //! Cubeless rollouts: play a position out to the end many times with a
 //! network choosing every play at 0-ply, and average the results.
 //!
+//! Gul bara doubles cascade (the position is taken to be past the game's
+//! first `cascade_after_rolls` rolls), played as in self-play training.
+//!
 //! Trial `t` uses dice from its own generator seeded by `(seed, t)` and its
 //! first roll is the `t mod 36`-th of the 36 (a stratified first roll, the
 //! usual variance reduction), so a rollout gives the same answer on any number
 //! of threads.
 
 use crate::movegen::MoveGen;
-use crate::nn::td::{final_outcome, NetPlayer};
+use crate::nn::td::{final_outcome, play_roll};
 use crate::nn::{equity, invert, Mlp, SplitMix, OUTPUTS};
 use crate::position::{Position, CHECKERS, ME, THEM};
+use crate::variant::Variant;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RolloutResult {
@@ -29,23 +33,22 @@ fn trial(net: &Mlp, start: &Position, first_roll: usize, rng: &mut SplitMix, gen
     if start.off(THEM) == CHECKERS {
         return invert(&final_outcome(&start.flip()));
     }
-    let mut player = NetPlayer::new(net);
     let mut moves = Vec::with_capacity(64);
     let mut pos = *start;
     let mut starter_on_roll = true;
+    let gul_bara = start.variant() == Variant::GulBara;
     for turn in 0..5000 {
         let (d1, d2) = if turn == 0 {
             ((first_roll / 6) as u8 + 1, (first_roll % 6) as u8 + 1)
         } else {
             (rng.die(), rng.die())
         };
-        gen.legal_moves(&pos, d1, d2, &mut moves);
-        let chosen = moves[player.choose(&moves).0];
-        if chosen.position.off(ME) == CHECKERS {
-            let o = final_outcome(&chosen.position);
-            return if starter_on_roll { o } else { invert(&o) };
+        let outcome = play_roll(net, gen, &mut moves, &pos, (d1, d2), gul_bara && d1 == d2);
+        if outcome.finished.is_some() {
+            // `target` is then the outcome for the player who rolled.
+            return if starter_on_roll { outcome.target } else { invert(&outcome.target) };
         }
-        pos = chosen.position.flip();
+        pos = outcome.next;
         starter_on_roll = !starter_on_roll;
     }
     // Unreachable in practice (games end); count it as even.

@@ -132,7 +132,7 @@ impl TdTrainer {
             let (d1, d2) = (self.rng.die(), self.rng.die());
             let cascade =
                 self.rules.variant == Variant::GulBara && d1 == d2 && roll >= self.rules.cascade_after_rolls as u32;
-            let turn = if cascade { self.play_cascade(&pos, d1) } else { self.play_turn(&pos, d1, d2) };
+            let turn = play_roll(&self.net, &mut self.gen, &mut self.moves, &pos, (d1, d2), cascade);
             // The position before the roll, seen by the mover, learns the value
             // of the next position where a player rolls (or the game's result).
             self.x.iter_mut().for_each(|v| *v = 0.0);
@@ -151,66 +151,86 @@ impl TdTrainer {
         stats.games += 1; // a game this long is abandoned (never seen in practice)
     }
 
-    /// An ordinary turn: the best play at 0-ply.
-    fn play_turn(&mut self, pos: &Position, d1: u8, d2: u8) -> TurnOutcome {
-        self.gen.legal_moves(pos, d1, d2, &mut self.moves);
-        let (index, value) = NetPlayer::new(&self.net).choose(&self.moves);
-        let chosen = self.moves[index].position;
-        if chosen.off(ME) == CHECKERS {
-            return TurnOutcome { target: final_outcome(&chosen), next: chosen, finished: Some(true) };
-        }
-        TurnOutcome { target: value, next: chosen.flip(), finished: None }
-    }
+}
 
-    /// A gul bara cascade from `d` (RULES.md section 4): the mover plays four
-    /// of each number up from `d` until one cannot be played in full; the
-    /// opponent then plays what is left, number by number, before its own roll.
-    /// Each step is chosen greedily as if the turn ended after it.
-    fn play_cascade(&mut self, start: &Position, d: u8) -> TurnOutcome {
-        let mut pos = *start;
-        let mut head_used = 0;
-        let mut left_over: Option<(u8, u8)> = None;
-        for number in d..=6 {
-            self.gen.cascade_step(&pos, number, 4, head_used, &mut self.moves);
-            let step = self.moves[NetPlayer::new(&self.net).choose(&self.moves).0];
-            pos = step.position;
-            head_used = step.head_used;
-            if pos.off(ME) == CHECKERS {
-                return TurnOutcome { target: final_outcome(&pos), next: pos, finished: Some(true) };
-            }
-            if step.moves_played() < 4 {
-                left_over = Some((number, 4 - step.moves_played() as u8));
-                break;
-            }
-        }
-        // The opponent's share, played from its side.
-        let mut theirs = pos.flip();
-        if let Some((first, count)) = left_over {
-            let mut head_used = 0;
-            for number in first..=6 {
-                let n = if number == first { count } else { 4 };
-                self.gen.cascade_step(&theirs, number, n, head_used, &mut self.moves);
-                let step = self.moves[NetPlayer::new(&self.net).choose(&self.moves).0];
-                theirs = step.position;
-                head_used = step.head_used;
-                if theirs.off(ME) == CHECKERS {
-                    return TurnOutcome { target: invert(&final_outcome(&theirs)), next: theirs, finished: Some(false) };
-                }
-            }
-        }
-        let value = invert(&NetPlayer::new(&self.net).probabilities(&theirs));
-        TurnOutcome { target: value, next: theirs, finished: None }
+/// Plays one roll for the player on roll in `pos` with the network choosing
+/// every play at 0-ply: an ordinary turn, or (when `cascade`) a whole gul bara
+/// cascade with the opponent's share (RULES.md section 4).
+pub fn play_roll(
+    net: &Mlp,
+    gen: &mut MoveGen,
+    moves: &mut Vec<Move>,
+    pos: &Position,
+    (d1, d2): (u8, u8),
+    cascade: bool,
+) -> TurnOutcome {
+    if cascade {
+        play_cascade(net, gen, moves, pos, d1)
+    } else {
+        play_turn(net, gen, moves, pos, d1, d2)
     }
 }
 
+/// An ordinary turn: the best play at 0-ply.
+fn play_turn(net: &Mlp, gen: &mut MoveGen, moves: &mut Vec<Move>, pos: &Position, d1: u8, d2: u8) -> TurnOutcome {
+    gen.legal_moves(pos, d1, d2, moves);
+    let (index, value) = NetPlayer::new(net).choose(moves);
+    let chosen = moves[index].position;
+    if chosen.off(ME) == CHECKERS {
+        return TurnOutcome { target: final_outcome(&chosen), next: chosen, finished: Some(true) };
+    }
+    TurnOutcome { target: value, next: chosen.flip(), finished: None }
+}
+
+/// A gul bara cascade from `d`: the mover plays four of each number up from
+/// `d` until one cannot be played in full; the opponent then plays what is
+/// left, number by number, before its own roll. Each step is chosen greedily
+/// as if the turn ended after it.
+fn play_cascade(net: &Mlp, gen: &mut MoveGen, moves: &mut Vec<Move>, start: &Position, d: u8) -> TurnOutcome {
+    let mut pos = *start;
+    let mut head_used = 0;
+    let mut left_over: Option<(u8, u8)> = None;
+    for number in d..=6 {
+        gen.cascade_step(&pos, number, 4, head_used, moves);
+        let step = moves[NetPlayer::new(net).choose(moves).0];
+        pos = step.position;
+        head_used = step.head_used;
+        if pos.off(ME) == CHECKERS {
+            return TurnOutcome { target: final_outcome(&pos), next: pos, finished: Some(true) };
+        }
+        if step.moves_played() < 4 {
+            left_over = Some((number, 4 - step.moves_played() as u8));
+            break;
+        }
+    }
+    // The opponent's share, played from its side.
+    let mut theirs = pos.flip();
+    if let Some((first, count)) = left_over {
+        let mut head_used = 0;
+        for number in first..=6 {
+            let n = if number == first { count } else { 4 };
+            gen.cascade_step(&theirs, number, n, head_used, moves);
+            let step = moves[NetPlayer::new(net).choose(moves).0];
+            theirs = step.position;
+            head_used = step.head_used;
+            if theirs.off(ME) == CHECKERS {
+                return TurnOutcome { target: invert(&final_outcome(&theirs)), next: theirs, finished: Some(false) };
+            }
+        }
+    }
+    let value = invert(&NetPlayer::new(net).probabilities(&theirs));
+    TurnOutcome { target: value, next: theirs, finished: None }
+}
+
 /// What one roll led to, for the player who rolled.
-struct TurnOutcome {
-    /// The TD target for the position before the roll.
-    target: [f32; OUTPUTS],
+pub struct TurnOutcome {
+    /// The TD target for the position before the roll: the value of the next
+    /// rolling position, or the game's outcome, for the player who rolled.
+    pub target: [f32; OUTPUTS],
     /// The next position where a player rolls, seen by that player.
-    next: Position,
+    pub next: Position,
     /// `Some(true)` if the roller finished the game, `Some(false)` if its opponent did.
-    finished: Option<bool>,
+    pub finished: Option<bool>,
 }
 
 /// Positions from games the network plays against itself at 0-ply (with one
