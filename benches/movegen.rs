@@ -4,25 +4,17 @@
 //! pass as a speed change.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use tavla::dice::Dice;
+use tavla::perft::ROLLS;
 use tavla::{Move, MoveGen, Position, Rules};
 
-/// A tiny fixed-seed generator (splitmix64), so the bench needs no crates.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
+/// `0..n` by modulo, as the pinned counts were made.
+fn below(rng: &mut Dice, n: usize) -> usize {
+    (rng.next_u64() % n as u64) as usize
 }
 
 fn sample_positions(rules: Rules, count: usize, seed: u64) -> Vec<Position> {
-    let mut rng = Rng(seed);
+    let mut rng = Dice::new(seed);
     let mut gen = MoveGen::new();
     let mut moves = Vec::new();
     let mut out = Vec::with_capacity(count);
@@ -32,32 +24,16 @@ fn sample_positions(rules: Rules, count: usize, seed: u64) -> Vec<Position> {
             if pos.is_game_over() || out.len() == count {
                 break;
             }
-            if rng.below(4) == 0 {
+            if below(&mut rng, 4) == 0 {
                 out.push(pos);
             }
-            let (d1, d2) = (rng.below(6) as u8 + 1, rng.below(6) as u8 + 1);
+            let (d1, d2) = (below(&mut rng, 6) as u8 + 1, below(&mut rng, 6) as u8 + 1);
             gen.legal_moves(&pos, d1, d2, &mut moves);
-            pos = moves[rng.below(moves.len())].position.flip();
+            pos = moves[below(&mut rng, moves.len())].position.flip();
         }
     }
     out
 }
-
-const ROLLS: [(u8, u8); 21] = {
-    let mut rolls = [(0u8, 0u8); 21];
-    let mut k = 0;
-    let mut a = 1;
-    while a <= 6 {
-        let mut b = a;
-        while b <= 6 {
-            rolls[k] = (a, b);
-            k += 1;
-            b += 1;
-        }
-        a += 1;
-    }
-    rolls
-};
 
 fn count_all(gen: &mut MoveGen, positions: &[Position], out: &mut Vec<Move>) -> usize {
     let mut total = 0;

@@ -66,7 +66,7 @@ pub fn rollout(net: &Mlp, start: &Position, trials: usize, seed: u64, threads: u
                     (k..trials)
                         .step_by(threads)
                         .map(|t| {
-                            let mut rng = SplitMix(seed ^ (t as u64).wrapping_mul(0xA24B_AED4_963E_E407));
+                            let mut rng = SplitMix::new(seed ^ (t as u64).wrapping_mul(0xA24B_AED4_963E_E407));
                             (t, trial(net, start, t % 36, &mut rng, &mut gen))
                         })
                         .collect::<Vec<_>>()

@@ -9,10 +9,12 @@
 //! counts, whether each side may bear off, and for each side its longest run
 //! of consecutive points along the other's path (the six-fence threat).
 
-use crate::position::{opponent_mask, Position, ME, THEM};
+use crate::position::{opponent_mask, Position, HOME_MASK, ME, THEM};
 use crate::variant::Variant;
 
-pub const BACKGAMMON_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2;
+pub const BACKGAMMON_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2 + 2 * CONTACT_FEATURES + 1;
+/// Hand-made backgammon features per side (see [`contact_features`]).
+const CONTACT_FEATURES: usize = 5;
 pub const NARDY_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2 + 2;
 
 pub fn input_count(variant: Variant) -> usize {
@@ -49,6 +51,37 @@ fn longest_run(mask: u32) -> u32 {
     run
 }
 
+/// Backgammon features of the player on roll in `pos`, in the spirit of
+/// TD-Gammon 2 and GNU Backgammon's inputs, kept cheap: blots, blots an
+/// opposing checker can reach with one or two dice (12 pips or less, the bar
+/// counting as point 0), made points in the home board, the longest prime,
+/// and anchors in the opponent's home.
+fn contact_features(pos: &Position) -> [f32; CONTACT_FEATURES] {
+    let mine = pos.occupied(ME);
+    let made = pos.stacked(ME);
+    let blots = mine & !made;
+    // Opposing checkers move up through my numbering (from my 1 towards my 24).
+    let theirs = pos.occupied(THEM);
+    let mut exposed = 0;
+    let mut b = blots;
+    while b != 0 {
+        let p = b.trailing_zeros() as i32 + 1;
+        b &= b - 1;
+        let behind = (1..=12).any(|d| {
+            let q = p - d;
+            q == 0 && pos.bar(THEM) > 0 || q >= 1 && theirs & (1 << (q - 1)) != 0
+        });
+        exposed += behind as u32;
+    }
+    [
+        blots.count_ones() as f32 / 5.0,
+        exposed as f32 / 3.0,
+        (made & HOME_MASK).count_ones() as f32 / 6.0,
+        longest_run(made) as f32 / 6.0,
+        (made & 0xFC_0000).count_ones() as f32 / 2.0,
+    ]
+}
+
 /// Fills `out` (zeroed by the caller, `input_count` long) with the inputs of `pos`.
 pub fn encode(pos: &Position, out: &mut [f32]) {
     let variant = pos.variant();
@@ -70,6 +103,13 @@ pub fn encode(pos: &Position, out: &mut [f32]) {
         Variant::Backgammon => {
             out[k] = pos.bar(ME) as f32 / 2.0;
             out[k + 1] = pos.bar(THEM) as f32 / 2.0;
+            k += 2;
+            let flipped = pos.flip();
+            for view in [pos, &flipped] {
+                out[k..k + CONTACT_FEATURES].copy_from_slice(&contact_features(view));
+                k += CONTACT_FEATURES;
+            }
+            out[k] = pos.is_race() as u8 as f32;
         }
         Variant::Nardy | Variant::GulBara => {
             out[k] = pos.all_home(ME) as u8 as f32;

@@ -38,7 +38,7 @@ pub struct Activations {
 impl Mlp {
     /// Small random weights from a fixed seed.
     pub fn new(inputs: usize, hidden: usize, seed: u64) -> Mlp {
-        let mut rng = crate::nn::SplitMix(seed);
+        let mut rng = crate::nn::SplitMix::new(seed);
         let scale1 = 1.0 / (inputs as f32).sqrt();
         let scale2 = 1.0 / (hidden as f32).sqrt();
         Mlp {

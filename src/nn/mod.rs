@@ -13,18 +13,19 @@ pub mod td;
 
 pub use mlp::{Mlp, OUTPUTS};
 
-/// A tiny seeded generator (splitmix64): reproducible training without extra crates.
+/// The seeded generator of training and rollouts: the dice generator
+/// (splitmix64) with the draws the trainer needs.
 #[derive(Clone, Debug)]
-pub struct SplitMix(pub u64);
+pub struct SplitMix(crate::dice::Dice);
 
 impl SplitMix {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+    pub fn new(seed: u64) -> SplitMix {
+        SplitMix(crate::dice::Dice::new(seed))
     }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+    /// `0..n` by modulo (kept as trained: changing it would change every run).
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }

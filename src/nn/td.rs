@@ -113,7 +113,7 @@ impl TdTrainer {
 
     pub fn from_net(net: Mlp, rules: Rules, seed: u64, rate: f32) -> TdTrainer {
         let x = vec![0.0; net.inputs];
-        TdTrainer { net, rules, rng: SplitMix(seed), rate, gen: MoveGen::new(), moves: Vec::new(), x }
+        TdTrainer { net, rules, rng: SplitMix::new(seed), rate, gen: MoveGen::new(), moves: Vec::new(), x }
     }
 
     /// Plays and learns from `games` self-play games.
@@ -237,7 +237,7 @@ pub struct TurnOutcome {
 /// play in ten chosen at random, so the sample strays from the main lines),
 /// each seen from the player on roll and taken with probability 1/4.
 pub fn selfplay_positions(net: &Mlp, rules: Rules, count: usize, seed: u64) -> Vec<Position> {
-    let mut rng = SplitMix(seed);
+    let mut rng = SplitMix::new(seed);
     let mut gen = MoveGen::new();
     let mut moves = Vec::new();
     let mut player = NetPlayer::new(net);
@@ -267,7 +267,7 @@ pub fn selfplay_positions(net: &Mlp, rules: Rules, count: usize, seed: u64) -> V
 /// Points per game of the network against uniformly random play, both sides
 /// starting equally often, from a fixed seed.
 pub fn score_against_random(net: &Mlp, rules: Rules, games: usize, seed: u64) -> f64 {
-    let mut rng = SplitMix(seed);
+    let mut rng = SplitMix::new(seed);
     let mut gen = MoveGen::new();
     let mut moves = Vec::new();
     let mut player = NetPlayer::new(net);
