@@ -10,9 +10,10 @@
 //! of threads.
 
 use crate::movegen::MoveGen;
-use crate::nn::td::{final_outcome, play_roll};
+use crate::eval::{final_evaluation, game_result};
+use crate::nn::td::play_roll;
 use crate::nn::{equity, invert, Mlp, SplitMix, OUTPUTS};
-use crate::position::{Position, CHECKERS, ME, THEM};
+use crate::position::Position;
 use crate::variant::Variant;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -27,11 +28,8 @@ pub struct RolloutResult {
 
 /// The outcome of one trial for the player on roll in `start`.
 fn trial(net: &Mlp, start: &Position, first_roll: usize, rng: &mut SplitMix, gen: &mut MoveGen) -> [f32; OUTPUTS] {
-    if start.off(ME) == CHECKERS {
-        return final_outcome(start);
-    }
-    if start.off(THEM) == CHECKERS {
-        return invert(&final_outcome(&start.flip()));
+    if let Some((mover_won, points)) = game_result(start) {
+        return final_evaluation(mover_won, points).to_array();
     }
     let mut moves = Vec::with_capacity(64);
     let mut pos = *start;

@@ -7,7 +7,7 @@
 //! win grows with the winner's lead and vanishes once the loser has borne a
 //! checker off. The weights are set by judgement, not fitted.
 
-use super::{borne_off, sigmoid, Evaluation, Evaluator};
+use super::{sigmoid, Evaluation, Evaluator};
 use crate::position::{opponent_mask, Position, HEAD, ME, THEM};
 use crate::variant::Variant;
 
@@ -179,8 +179,8 @@ fn with_gammons(pos: &Position, score: f32, slope: f32, offset: f32) -> Evaluati
     let win = sigmoid(score);
     // The winner's gammon share rises with its lead; none once the loser is off.
     let share = |lead: f32| sigmoid(slope * lead - offset) * 0.8;
-    let win_gammon = if borne_off(pos, THEM) == 0 { win * share(score) } else { 0.0 };
-    let lose_gammon = if borne_off(pos, ME) == 0 { (1.0 - win) * share(-score) } else { 0.0 };
+    let win_gammon = if pos.off(THEM) == 0 { win * share(score) } else { 0.0 };
+    let lose_gammon = if pos.off(ME) == 0 { (1.0 - win) * share(-score) } else { 0.0 };
     let backgammon_share = if pos.variant() == Variant::Backgammon { 0.1 } else { 0.0 };
     Evaluation {
         win,

@@ -16,6 +16,7 @@ pub mod neural;
 pub mod pubeval;
 
 use crate::bearoff;
+use crate::game::result::bear_off_multiplier;
 use crate::error::{Error, Result};
 use crate::position::{Position, CHECKERS, ME, THEM};
 use crate::variant::Variant;
@@ -89,49 +90,15 @@ pub trait Evaluator: Send + Sync {
     }
 }
 
-/// Checkers `side` has borne off, counted from the board: 15 minus those on
-/// the points and the bar. (`Position::off` is not used here because
-/// `Position::from_arrays` counts checkers on the bar as borne off.)
-pub fn borne_off(pos: &Position, side: usize) -> u8 {
-    let on_board: u8 = pos.counts(side).iter().sum();
-    CHECKERS - on_board - pos.bar(side)
-}
-
 /// The points a finished game is worth and who won it: `Some((mover_won,
 /// points))`, or `None` while it goes on.
 pub fn game_result(pos: &Position) -> Option<(bool, u8)> {
-    if borne_off(pos, THEM) == CHECKERS {
-        Some((false, loser_points(pos, ME)))
-    } else if borne_off(pos, ME) == CHECKERS {
-        Some((true, loser_points(pos, THEM)))
+    if pos.off(THEM) == CHECKERS {
+        Some((false, bear_off_multiplier(&pos.flip())))
+    } else if pos.off(ME) == CHECKERS {
+        Some((true, bear_off_multiplier(pos)))
     } else {
         None
-    }
-}
-
-/// 1, 2 or 3 by how badly `loser` lost (RULES.md: gammon/mars, backgammon/koks).
-fn loser_points(pos: &Position, loser: usize) -> u8 {
-    if borne_off(pos, loser) > 0 {
-        return 1;
-    }
-    let flipped;
-    let own_view = if loser == ME {
-        pos
-    } else {
-        flipped = pos.flip();
-        &flipped
-    };
-    let counts = own_view.counts(ME);
-    let far_back = match pos.variant() {
-        // The winner's home is the loser's 19..24; the bar counts too.
-        Variant::Backgammon => own_view.bar(ME) > 0 || counts[18..24].iter().any(|&n| n > 0),
-        // Koks (an option): in the winner's home or behind it, the loser's 13..24.
-        Variant::Nardy | Variant::GulBara => pos.rules().koks && counts[12..24].iter().any(|&n| n > 0),
-    };
-    if far_back {
-        3
-    } else {
-        2
     }
 }
 

@@ -16,7 +16,7 @@
 //! see, so after a move that breaks contact this uses the race weights where
 //! the original would still use the contact ones.
 
-use super::{borne_off, sigmoid, Evaluation, Evaluator};
+use super::{sigmoid, Evaluation, Evaluator};
 use crate::position::{Position, ME, THEM};
 
 #[rustfmt::skip]
@@ -66,7 +66,7 @@ const CONTACT: [f32; 122] = [
 /// Pubeval's score of `pos` for its mover, as if the mover had just moved;
 /// `race` picks the weights.
 pub fn pubeval_score_with(pos: &Position, race: bool) -> f32 {
-    let off = borne_off(pos, ME);
+    let off = pos.off(ME);
     if off == 15 {
         return 99_999_999.0;
     }

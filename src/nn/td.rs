@@ -11,26 +11,18 @@
 //! double): the network still learns gul bara positions, and the game layer
 //! plays cascades with the same evaluation.
 
+use crate::eval::{final_evaluation, game_result};
+use crate::game::result::bear_off_multiplier;
 use crate::movegen::{Move, MoveGen};
 use crate::nn::encoding::{encode, input_count};
 use crate::nn::{equity, invert, Mlp, SplitMix, OUTPUTS};
-use crate::position::{Position, CHECKERS, HOME_MASK, ME, THEM};
+use crate::position::{Position, CHECKERS, ME};
 use crate::variant::{Rules, Variant};
 
 /// The five outcome indicators when the player on roll has just borne off its
 /// last checker in `pos` (seen from that player).
 pub fn final_outcome(pos: &Position) -> [f32; OUTPUTS] {
-    let rules = pos.rules();
-    let gammon = pos.off(THEM) == 0;
-    let triple = gammon
-        && match rules.variant {
-            // Backgammon: a loser's checker on the bar or in the winner's home.
-            Variant::Backgammon => pos.bar(THEM) > 0 || pos.occupied(THEM) & HOME_MASK != 0,
-            // Koks: a loser's checker in the winner's home or behind it (the
-            // loser's points 13..24 are the winner's 1..12).
-            Variant::Nardy | Variant::GulBara => rules.koks && pos.occupied(THEM) & 0xFFF != 0,
-        };
-    [1.0, gammon as u8 as f32, triple as u8 as f32, 0.0, 0.0]
+    final_evaluation(true, bear_off_multiplier(pos)).to_array()
 }
 
 /// Points won by the player who just finished, from [`final_outcome`].
@@ -52,11 +44,8 @@ impl<'a> NetPlayer<'a> {
 
     /// The five probabilities for the player on roll in `pos`.
     pub fn probabilities(&mut self, pos: &Position) -> [f32; OUTPUTS] {
-        if pos.off(ME) == CHECKERS {
-            return final_outcome(pos);
-        }
-        if pos.off(THEM) == CHECKERS {
-            return invert(&final_outcome(&pos.flip()));
+        if let Some((mover_won, points)) = game_result(pos) {
+            return final_evaluation(mover_won, points).to_array();
         }
         self.x.iter_mut().for_each(|v| *v = 0.0);
         encode(pos, &mut self.x);
