@@ -19,6 +19,11 @@ impl Network {
         Network { net: shipped::network(variant).clone(), name: "network".into() }
     }
 
+    /// A network being trained, under a name of its own.
+    pub fn from_mlp(net: Mlp, name: &str) -> Network {
+        Network { net, name: name.into() }
+    }
+
     /// A network from a weights file (for comparing training runs), checked
     /// against the variant's input encoding.
     pub fn from_file(path: &str, variant: Variant) -> Result<Network> {

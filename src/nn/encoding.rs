@@ -2,19 +2,21 @@
 //!
 //! Backgammon follows TD-Gammon's raw encoding: per point and side four units
 //! (one, two, three checkers, then half a unit per further checker), the bar,
-//! the borne-off count, plus both pip counts.
+//! the borne-off count, plus both pip counts, and for each side the hand-made
+//! features of [`features`] (shots, escapes, primes, contact).
 //!
 //! The nardy games use the same four units per point (a quarter unit per
 //! checker past three, since the head holds up to 15), borne-off counts, pip
 //! counts, whether each side may bear off, and for each side its longest run
 //! of consecutive points along the other's path (the six-fence threat).
 
-use crate::position::{opponent_mask, Position, HOME_MASK, ME, THEM};
+use crate::nn::features::{self, longest_run};
+use crate::position::{opponent_mask, Position, ME, THEM};
 use crate::variant::Variant;
 
 pub const BACKGAMMON_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2 + 2 * CONTACT_FEATURES + 1;
-/// Hand-made backgammon features per side (see [`contact_features`]).
-const CONTACT_FEATURES: usize = 5;
+/// Hand-made backgammon features per side (see [`features`]).
+const CONTACT_FEATURES: usize = features::COUNT;
 pub const NARDY_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2 + 2;
 
 pub fn input_count(variant: Variant) -> usize {
@@ -38,48 +40,6 @@ fn point_units(n: u8, tail: f32, out: &mut [f32]) {
     if n > 3 {
         out[3] = (n - 3) as f32 * tail;
     }
-}
-
-/// The longest run of set bits in a 24-bit mask, without wrapping.
-fn longest_run(mask: u32) -> u32 {
-    let mut m = mask;
-    let mut run = 0;
-    while m != 0 {
-        m &= m << 1;
-        run += 1;
-    }
-    run
-}
-
-/// Backgammon features of the player on roll in `pos`, in the spirit of
-/// TD-Gammon 2 and GNU Backgammon's inputs, kept cheap: blots, blots an
-/// opposing checker can reach with one or two dice (12 pips or less, the bar
-/// counting as point 0), made points in the home board, the longest prime,
-/// and anchors in the opponent's home.
-fn contact_features(pos: &Position) -> [f32; CONTACT_FEATURES] {
-    let mine = pos.occupied(ME);
-    let made = pos.stacked(ME);
-    let blots = mine & !made;
-    // Opposing checkers move up through my numbering (from my 1 towards my 24).
-    let theirs = pos.occupied(THEM);
-    let mut exposed = 0;
-    let mut b = blots;
-    while b != 0 {
-        let p = b.trailing_zeros() as i32 + 1;
-        b &= b - 1;
-        let behind = (1..=12).any(|d| {
-            let q = p - d;
-            q == 0 && pos.bar(THEM) > 0 || q >= 1 && theirs & (1 << (q - 1)) != 0
-        });
-        exposed += behind as u32;
-    }
-    [
-        blots.count_ones() as f32 / 5.0,
-        exposed as f32 / 3.0,
-        (made & HOME_MASK).count_ones() as f32 / 6.0,
-        longest_run(made) as f32 / 6.0,
-        (made & 0xFC_0000).count_ones() as f32 / 2.0,
-    ]
 }
 
 /// Fills `out` (zeroed by the caller, `input_count` long) with the inputs of `pos`.
@@ -106,7 +66,7 @@ pub fn encode(pos: &Position, out: &mut [f32]) {
             k += 2;
             let flipped = pos.flip();
             for view in [pos, &flipped] {
-                out[k..k + CONTACT_FEATURES].copy_from_slice(&contact_features(view));
+                out[k..k + CONTACT_FEATURES].copy_from_slice(&features::features(view));
                 k += CONTACT_FEATURES;
             }
             out[k] = pos.is_race() as u8 as f32;

@@ -82,12 +82,15 @@ impl Mlp {
     }
 
     /// One gradient step of squared error towards `target` for input `x`
-    /// (the TD update when the target is the next position's value).
-    pub fn train_step(&mut self, x: &[f32], target: &[f32; OUTPUTS], rate: f32) {
+    /// (the TD update when the target is the next position's value). Returns
+    /// the squared error summed over the outputs, measured before the step.
+    pub fn train_step(&mut self, x: &[f32], target: &[f32; OUTPUTS], rate: f32) -> f32 {
         let mut hidden = Vec::with_capacity(self.hidden);
         let out = self.forward(x, &mut hidden);
         let mut delta_out = [0f32; OUTPUTS];
+        let mut squared = 0.0;
         for k in 0..OUTPUTS {
+            squared += (target[k] - out[k]) * (target[k] - out[k]);
             delta_out[k] = (target[k] - out[k]) * out[k] * (1.0 - out[k]);
         }
         // Back-propagate to the hidden layer before changing w2.
@@ -117,6 +120,7 @@ impl Mlp {
         for (b, dh) in self.b1.iter_mut().zip(delta_hidden.iter()) {
             *b += rate * dh;
         }
+        squared
     }
 
     /// Little-endian file: magic, inputs, hidden (u32), then every f32.

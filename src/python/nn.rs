@@ -4,8 +4,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use super::{rules_from_kwargs, value_error};
+use pyo3::exceptions::PyValueError;
+
+use crate::batch;
+use crate::nn::supervised;
 use crate::nn::td::{score_against_random, TdTrainer};
-use crate::nn::Mlp;
+use crate::nn::{Mlp, OUTPUTS};
+use crate::position::Position;
 
 /// A new untrained network for a variant, as bytes.
 #[pyfunction]
@@ -112,6 +117,139 @@ fn network_probabilities(position: &super::PyPosition) -> [f32; 5] {
     crate::nn::td::NetPlayer::new(net).probabilities(&position.inner)
 }
 
+/// Positions of flat int8 bytes (n x 50, the `to_arrays` layout), checked.
+fn positions_from_flat(variant: &str, boards: &[u8], rules: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<Position>> {
+    let rules = rules_from_kwargs(variant, rules)?;
+    if boards.len() % batch::ROW != 0 {
+        return Err(PyValueError::new_err(format!(
+            "positions must have shape (n, 2, 25): got {} values, not a multiple of 50",
+            boards.len()
+        )));
+    }
+    boards
+        .chunks_exact(batch::ROW)
+        .enumerate()
+        .map(|(k, row)| {
+            let row: Vec<i8> = row.iter().map(|&b| b as i8).collect();
+            batch::read_flat(rules, &row, k).map_err(value_error)
+        })
+        .collect()
+}
+
+/// Targets of little-endian f32 bytes (n x 5), each a probability.
+fn targets_from_bytes(targets: &[u8], n: usize) -> PyResult<Vec<[f32; OUTPUTS]>> {
+    if targets.len() != n * OUTPUTS * 4 {
+        return Err(PyValueError::new_err(format!(
+            "targets must be float32 of shape ({n}, 5): got {} bytes, expected {}",
+            targets.len(),
+            n * OUTPUTS * 4
+        )));
+    }
+    let floats: Vec<f32> = targets.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    if let Some(k) = floats.iter().position(|v| !(0.0..=1.0).contains(v)) {
+        return Err(PyValueError::new_err(format!("target {} of position {} is {}, not a probability", k % 5, k / 5, floats[k])));
+    }
+    Ok(floats.chunks_exact(OUTPUTS).map(|c| c.try_into().expect("five")).collect())
+}
+
+fn network_for(network: &[u8], variant: &str) -> PyResult<Mlp> {
+    let net = Mlp::from_bytes(network).map_err(value_error)?;
+    let rules = rules_from_kwargs(variant, None)?;
+    let want = crate::nn::encoding::input_count(rules.variant);
+    if net.inputs != want {
+        return Err(PyValueError::new_err(format!("the network has {} inputs; {variant} networks have {want}", net.inputs)));
+    }
+    Ok(net)
+}
+
+/// Positions from self-play of a network (bytes), flat int8 (n x 50).
+#[pyfunction]
+#[pyo3(signature = (network, variant, count, seed, **rules))]
+fn nn_selfplay_flat<'py>(
+    py: Python<'py>,
+    network: &[u8],
+    variant: &str,
+    count: usize,
+    seed: u64,
+    rules: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let rules = rules_from_kwargs(variant, rules)?;
+    let net = network_for(network, variant)?;
+    let flat = py.allow_threads(|| {
+        let mut flat = Vec::with_capacity(count * batch::ROW);
+        for pos in crate::nn::td::selfplay_positions(&net, rules, count, seed) {
+            batch::push_flat(&pos, &mut flat);
+        }
+        flat
+    });
+    Ok(PyBytes::new(py, &flat.iter().map(|&b| b as u8).collect::<Vec<u8>>()))
+}
+
+/// Labels positions (flat int8 bytes) by a `ply`-deep search with a network:
+/// float32 bytes, five probabilities per position.
+#[pyfunction]
+#[pyo3(signature = (network, variant, boards, ply, threads = 0, **rules))]
+fn nn_label<'py>(
+    py: Python<'py>,
+    network: &[u8],
+    variant: &str,
+    boards: &[u8],
+    ply: u8,
+    threads: usize,
+    rules: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    if ply > 3 {
+        return Err(PyValueError::new_err(format!("labels search at most 3 plies, not {ply}")));
+    }
+    let net = network_for(network, variant)?;
+    let positions = positions_from_flat(variant, boards, rules)?;
+    let threads = if threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { threads };
+    let labels = py.allow_threads(|| supervised::label(&net, &positions, ply, threads));
+    let bytes: Vec<u8> = labels.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// Trains a network on labelled positions; the new bytes and the mean squared
+/// error of each epoch.
+#[pyfunction]
+#[pyo3(signature = (network, variant, boards, targets, epochs, rate, rate_end, seed, **rules))]
+#[allow(clippy::too_many_arguments)]
+fn nn_train_supervised<'py>(
+    py: Python<'py>,
+    network: &[u8],
+    variant: &str,
+    boards: &[u8],
+    targets: &[u8],
+    epochs: usize,
+    rate: f32,
+    rate_end: f32,
+    seed: u64,
+    rules: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(Bound<'py, PyBytes>, Vec<f64>)> {
+    let mut net = network_for(network, variant)?;
+    let positions = positions_from_flat(variant, boards, rules)?;
+    let targets = targets_from_bytes(targets, positions.len())?;
+    let losses = py.allow_threads(|| supervised::train(&mut net, &positions, &targets, epochs, (rate, rate_end), seed));
+    Ok((PyBytes::new(py, &net.to_bytes()), losses))
+}
+
+/// Mean squared error of a network on labelled positions.
+#[pyfunction]
+#[pyo3(signature = (network, variant, boards, targets, **rules))]
+fn nn_error(
+    py: Python<'_>,
+    network: &[u8],
+    variant: &str,
+    boards: &[u8],
+    targets: &[u8],
+    rules: Option<&Bound<'_, PyDict>>,
+) -> PyResult<f64> {
+    let net = network_for(network, variant)?;
+    let positions = positions_from_flat(variant, boards, rules)?;
+    let targets = targets_from_bytes(targets, positions.len())?;
+    Ok(py.allow_threads(|| supervised::error(&net, &positions, &targets)))
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(td_new_network, m)?)?;
     m.add_function(wrap_pyfunction!(td_train, m)?)?;
@@ -119,5 +257,9 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rollout, m)?)?;
     m.add_function(wrap_pyfunction!(selfplay_positions, m)?)?;
     m.add_function(wrap_pyfunction!(network_probabilities, m)?)?;
+    m.add_function(wrap_pyfunction!(nn_selfplay_flat, m)?)?;
+    m.add_function(wrap_pyfunction!(nn_label, m)?)?;
+    m.add_function(wrap_pyfunction!(nn_train_supervised, m)?)?;
+    m.add_function(wrap_pyfunction!(nn_error, m)?)?;
     Ok(())
 }

@@ -1,0 +1,345 @@
+//! Hand-made backgammon features, each for the player on roll of a view (the
+//! encoder calls them for the position and for its flip).
+//!
+//! The raw point encoding says where the checkers are; these say what that
+//! means tactically, which a small network learns slowly on its own: how many
+//! rolls hit my blots and what a hit costs, how many rolls free my last
+//! checker from the blockade ahead of it, how often a checker on the bar stays
+//! out, and how far I am from breaking contact. They follow the ideas of
+//! TD-Gammon 2 and GNU Backgammon's inputs; the definitions and code are ours.
+//!
+//! The dice work on "point masks" with bit `p` for the mover's point `p`
+//! (1..24), bit 0 for the opponent's bar (where its checkers enter from) and
+//! bit 25 for the mover's bar:
+//!
+//! ```text
+//!   bit:   25 | 24 23 ... 2 1 | 0
+//!          my |  my points    | their
+//!          bar|               | bar
+//! ```
+//!
+//! Opposing checkers move up this mask (their bar at 0 towards my 24), mine
+//! move down it.
+
+use crate::bearoff::rolls;
+use crate::position::{Position, HOME_MASK, ME, THEM};
+
+/// How many features [`features`] returns.
+pub const COUNT: usize = 16;
+
+/// Bits 1..24: the points of the board in a point mask.
+const BOARD: u32 = 0x1FF_FFFE;
+
+/// The features of the player on roll in `pos`, scaled to about 0..1.
+pub fn features(pos: &Position) -> [f32; COUNT] {
+    let mine = pos.occupied(ME);
+    let made = pos.stacked(ME);
+    let blots = mine & !made;
+    let shots = shots_at_my_blots(pos);
+    [
+        blots.count_ones() as f32 / 5.0,
+        blots_within_direct_range(pos) as f32 / 3.0,
+        (made & HOME_MASK).count_ones() as f32 / 6.0,
+        longest_run(made) as f32 / 6.0,
+        (made & 0xFC_0000).count_ones() as f32 / 2.0,
+        shots.hit_rolls as f32 / 36.0,
+        shots.pip_loss / 10.0,
+        back_checker_escapes(pos) as f32 / 36.0,
+        bar_dance_chance(pos),
+        break_contact_pips(pos) as f32 / 150.0,
+        shots.double_hit_rolls as f32 / 36.0,
+        containment(pos) as f32 / 36.0,
+        rearmost_checker(pos) as f32 / 25.0,
+        // Borne-off checkers past 5 and past 10 (with the raw encoding's
+        // linear count): saving or winning a gammon turns on the first one off.
+        (pos.off(ME).clamp(5, 10) - 5) as f32 / 5.0,
+        (pos.off(ME).clamp(10, 15) - 10) as f32 / 5.0,
+        pips_to_home(pos) as f32 / 100.0,
+    ]
+}
+
+/// The 21 distinct rolls, each with how many of the 36 it stands for.
+fn weighted_rolls() -> impl Iterator<Item = (u8, u8, u32)> {
+    rolls().into_iter().map(|(d1, d2, _)| (d1, d2, if d1 == d2 { 1 } else { 2 }))
+}
+
+/// The longest run of set bits in a mask, without wrapping.
+pub fn longest_run(mask: u32) -> u32 {
+    let mut m = mask;
+    let mut run = 0;
+    while m != 0 {
+        m &= m << 1;
+        run += 1;
+    }
+    run
+}
+
+/// My blots with an opposing checker 1 to 12 pips behind them (the bar
+/// counting as point 0), whatever blocks the way.
+fn blots_within_direct_range(pos: &Position) -> u32 {
+    let blots = pos.occupied(ME) & !pos.stacked(ME);
+    let theirs = pos.occupied(THEM);
+    let mut exposed = 0;
+    let mut b = blots;
+    while b != 0 {
+        let p = b.trailing_zeros() as i32 + 1;
+        b &= b - 1;
+        let behind = (1..=12).any(|d| {
+            let q = p - d;
+            q == 0 && pos.bar(THEM) > 0 || q >= 1 && theirs & (1 << (q - 1)) != 0
+        });
+        exposed += behind as u32;
+    }
+    exposed
+}
+
+/// Landing points of one roll for checkers starting on `from`, moving up the
+/// point mask, never landing on `closed`; `max_steps` limits how many dice one
+/// checker may use (checkers entering from the bar may have to stop).
+fn landings_up(from: u32, (d1, d2): (u8, u8), closed: u32, max_steps: u32) -> u32 {
+    let open = BOARD & !closed;
+    if d1 == d2 {
+        let mut x = from;
+        let mut reached = 0;
+        for _ in 0..max_steps {
+            x = (x << d1) & open;
+            reached |= x;
+        }
+        return reached;
+    }
+    let a = (from << d1) & open;
+    let b = (from << d2) & open;
+    if max_steps < 2 {
+        return a | b;
+    }
+    a | b | ((a << d2) & open) | ((b << d1) & open)
+}
+
+/// The same, moving down the mask (my checkers); landing at or below bit 0
+/// is not counted (the checker left the board's points).
+fn landings_down(from: u32, (d1, d2): (u8, u8), closed: u32) -> u32 {
+    let open = BOARD & !closed;
+    if d1 == d2 {
+        let mut x = from;
+        let mut reached = 0;
+        for _ in 0..4 {
+            x = (x >> d1) & open;
+            reached |= x;
+        }
+        return reached;
+    }
+    let a = (from >> d1) & open;
+    let b = (from >> d2) & open;
+    a | b | ((a >> d2) & open) | ((b >> d1) & open)
+}
+
+/// What the opponent's next roll threatens against my blots.
+struct Shots {
+    /// Rolls (of 36) that hit at least one of my blots.
+    hit_rolls: u32,
+    /// Rolls that can hit two of them (one checker after the other, or two checkers).
+    double_hit_rolls: u32,
+    /// Pips I lose on average over the 36 rolls to the costliest hit.
+    pip_loss: f32,
+}
+
+/// The opponent's shots at my blots (see [`Shots`]).
+///
+/// An opposing checker on the bar must enter first, so then only the bar
+/// checkers attack, and with two or more on the bar they run out of dice
+/// sooner; hits by other checkers with a die left over are not counted.
+fn shots_at_my_blots(pos: &Position) -> Shots {
+    let blots = (pos.occupied(ME) & !pos.stacked(ME)) << 1;
+    if blots == 0 {
+        return Shots { hit_rolls: 0, double_hit_rolls: 0, pip_loss: 0.0 };
+    }
+    let closed = pos.stacked(ME) << 1;
+    let on_bar = pos.bar(THEM) as u32;
+    let attackers = if on_bar > 0 { 1 } else { pos.occupied(THEM) << 1 };
+    let max_steps = if on_bar == 0 { 4 } else { 5 - on_bar.min(4) };
+    let mut shots = Shots { hit_rolls: 0, double_hit_rolls: 0, pip_loss: 0.0 };
+    let mut pips_lost = 0;
+    for (d1, d2, weight) in weighted_rolls() {
+        let hits = landings_up(attackers, (d1, d2), closed, max_steps) & blots;
+        if hits != 0 {
+            shots.hit_rolls += weight;
+            // The blot nearest my home loses the most ground: it restarts from 25.
+            pips_lost += weight * (25 - hits.trailing_zeros());
+        }
+        if hits.count_ones() >= 2 {
+            shots.double_hit_rolls += weight;
+        }
+    }
+    shots.pip_loss = pips_lost as f32 / 36.0;
+    shots
+}
+
+/// How well my points hold back opposing checkers still in my home board or
+/// just outside it: 36 less the fewest escaping rolls over a checker placed on
+/// each of my points 1 to 9 (escaping meaning to land past my furthest made
+/// point among the 12 points ahead of it). 0 when nothing blocks.
+fn containment(pos: &Position) -> u32 {
+    let mine = (pos.stacked(ME) << 1) & BOARD;
+    let fewest = (1..=9u32)
+        .map(|s| {
+            let window = BOARD & !((1u32 << (s + 1)) - 1) & ((1u32 << (s + 13)) - 1);
+            let blockers = mine & window;
+            if blockers == 0 {
+                return 36;
+            }
+            let beyond = BOARD & !((2u32 << (31 - blockers.leading_zeros())) - 1);
+            weighted_rolls()
+                .filter(|&(d1, d2, _)| landings_up(1 << s, (d1, d2), mine, 4) & beyond != 0)
+                .map(|(_, _, weight)| weight)
+                .sum()
+        })
+        .min()
+        .unwrap_or(36);
+    36 - fewest
+}
+
+/// The pips my checkers outside my home board need to get home (the bar
+/// counting as 25): how far I am from bearing off, which decides gammons.
+fn pips_to_home(pos: &Position) -> u32 {
+    let outside: u32 = (7..=24).map(|p| (p - 6) * pos.count(ME, p as usize - 1) as u32).sum();
+    outside + 19 * pos.bar(ME) as u32
+}
+
+/// My rearmost checker's point (25 on the bar, 0 when all are off).
+fn rearmost_checker(pos: &Position) -> u32 {
+    if pos.bar(ME) > 0 {
+        25
+    } else {
+        32 - pos.occupied(ME).leading_zeros()
+    }
+}
+
+/// Of the 36 rolls, how many carry my rearmost checker past the opponent's
+/// furthest-forward made point among the 12 points ahead of it (36 when no
+/// such point blocks it, or when I have no checker left).
+fn back_checker_escapes(pos: &Position) -> u32 {
+    let rear = rearmost_checker(pos);
+    if rear == 0 {
+        return 36;
+    }
+    let their_points = (pos.stacked(THEM) << 1) & BOARD;
+    let window = ((1u32 << rear) - 1) & !((1u32 << rear.saturating_sub(12)) - 1);
+    let blockers = their_points & window;
+    if blockers == 0 {
+        return 36;
+    }
+    let beyond = (1u32 << blockers.trailing_zeros()) - 1;
+    weighted_rolls()
+        .filter(|&(d1, d2, _)| landings_down(1 << rear, (d1, d2), their_points) & beyond != 0)
+        .map(|(_, _, weight)| weight)
+        .sum()
+}
+
+/// The chance that I fail to enter a checker from the bar this roll (0 when
+/// none is there).
+fn bar_dance_chance(pos: &Position) -> f32 {
+    if pos.bar(ME) == 0 {
+        return 0.0;
+    }
+    let closed = (pos.stacked(THEM) & 0xFC_0000).count_ones() as f32 / 6.0;
+    closed * closed
+}
+
+/// The pips my checkers still need to reach the opponent's rearmost checker
+/// (how far I am from breaking contact).
+fn break_contact_pips(pos: &Position) -> u32 {
+    let their_rear = if pos.bar(THEM) > 0 {
+        0
+    } else if pos.occupied(THEM) == 0 {
+        return 0;
+    } else {
+        pos.occupied(THEM).trailing_zeros() + 1
+    };
+    let mut pips = 0;
+    for p in (their_rear + 1)..=24 {
+        pips += (p - their_rear) * pos.count(ME, p as usize - 1) as u32;
+    }
+    pips + (25 - their_rear) * pos.bar(ME) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Rules;
+
+    /// A backgammon position from (point, count) lists in each owner's numbering (25 = bar).
+    fn position(mine: &[(usize, i64)], theirs: &[(usize, i64)]) -> Position {
+        let fill = |list: &[(usize, i64)]| {
+            let mut a = [0i64; 25];
+            for &(p, n) in list {
+                a[p - 1] = n;
+            }
+            a
+        };
+        Position::from_arrays(Rules::backgammon(), &fill(mine), &fill(theirs)).unwrap()
+    }
+
+    #[test]
+    fn a_direct_six_shot_hits_on_eleven_rolls_plus_combinations() {
+        // My blot on my 7, their checker on their 24 (my 1), six pips behind it.
+        let p = position(&[(7, 1), (6, 14)], &[(24, 1), (1, 14)]);
+        let shots = shots_at_my_blots(&p);
+        // Any 6 (11), 5-1 (2), 4-2 (2), 3-3 (1), 2-2 (1): 17 rolls.
+        assert_eq!(shots.hit_rolls, 17);
+        assert_eq!(shots.double_hit_rolls, 0);
+        assert!((shots.pip_loss - 17.0 * 18.0 / 36.0).abs() < 1e-4);
+        // A second blot on my 4, three pips from their checker: 6-3 hits both
+        // (two rolls) and so does 3-3 (one); every other roll hits one at most.
+        let two = position(&[(7, 1), (4, 1), (6, 13)], &[(24, 1), (1, 14)]);
+        let shots = shots_at_my_blots(&two);
+        assert_eq!(shots.double_hit_rolls, 3);
+    }
+
+    #[test]
+    fn blocked_intermediate_points_stop_combination_shots() {
+        // As above, but I also hold my 3 and my 5.
+        let p = position(&[(7, 1), (3, 2), (5, 2), (6, 10)], &[(24, 1), (1, 14)]);
+        // Any 6 (11), 5-1 (2, via my 2), 3-3 (1, via 4). 4-2: via 5 or 3, both closed.
+        assert_eq!(shots_at_my_blots(&p).hit_rolls, 14);
+    }
+
+    #[test]
+    fn escapes_and_dancing() {
+        // My last checker on their 1 point (my 24) behind their 5-point prime on
+        // my 18..22 (their 3..7): it must reach my 17 or lower, 7+ pips away.
+        let p = position(
+            &[(24, 1), (6, 14)],
+            &[(3, 3), (4, 3), (5, 3), (6, 3), (7, 3)],
+        );
+        // Every first step but a 1 lands on the prime, and from my 23 only a
+        // 6 clears it: 6-1 is the one escaping roll.
+        assert_eq!(back_checker_escapes(&p), 2);
+        let free = position(&[(6, 15)], &[(3, 15)]);
+        assert_eq!(back_checker_escapes(&free), 36);
+        // On the bar against a 3-point board: 9/36 dance.
+        let bar = position(&[(25, 1), (6, 14)], &[(1, 2), (2, 2), (3, 2), (8, 9)]);
+        assert!((bar_dance_chance(&bar) - 0.25).abs() < 1e-6);
+        assert_eq!(break_contact_pips(&free), 0);
+        // Their rearmost checker is on my 18: my checker on my 24 is 6 pips behind it.
+        assert_eq!(break_contact_pips(&p), 6);
+        assert_eq!(rearmost_checker(&p), 24);
+        assert_eq!(rearmost_checker(&bar), 25);
+        assert_eq!(pips_to_home(&p), 18);
+        assert_eq!(pips_to_home(&bar), 19);
+        assert_eq!(pips_to_home(&free), 0);
+    }
+
+    #[test]
+    fn containment_counts_the_hardest_point_to_leave() {
+        // Nothing of mine made beyond the opposing checkers' reach: no containment.
+        let open = position(&[(1, 15)], &[(1, 15)]);
+        assert_eq!(containment(&open), 0);
+        // My full prime on my 4..9: a checker on my 3 cannot jump it with one roll
+        // (at most 6 pips per step, every landing 4..9 closed).
+        let prime = position(&[(4, 2), (5, 2), (6, 2), (7, 2), (8, 2), (9, 2), (13, 3)], &[(24, 1), (1, 14)]);
+        assert_eq!(containment(&prime), 36);
+        // A single point on my 7: from my 1 only a landing beyond 7 escapes.
+        let one = position(&[(7, 2), (13, 13)], &[(1, 15)]);
+        assert!(containment(&one) > 0 && containment(&one) < 36);
+    }
+}

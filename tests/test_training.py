@@ -1,0 +1,105 @@
+"""The training pipeline's building blocks: TD self-play, searched labels,
+supervised rounds, and their errors on bad input."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tavla import _core
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def small_net() -> bytes:
+    net = _core.td_new_network("backgammon", 8, 3)
+    net, games, _turns, _gammons = _core.td_train(net, "backgammon", 30, 5, 0.1)
+    assert games == 30
+    return net
+
+
+@pytest.fixture(scope="module")
+def labelled(small_net: bytes) -> tuple[bytes, bytes]:
+    boards = _core.nn_selfplay_flat(small_net, "backgammon", 120, 2)
+    labels = _core.nn_label(small_net, "backgammon", boards, 1, 2)
+    return boards, labels
+
+
+def test_selfplay_positions_are_valid_and_reproducible(small_net: bytes) -> None:
+    flat = _core.nn_selfplay_flat(small_net, "backgammon", 50, 2)
+    assert flat == _core.nn_selfplay_flat(small_net, "backgammon", 50, 2)
+    boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
+    assert boards.shape == (50, 2, 25)
+    assert (boards.sum(axis=2) <= 15).all() and (boards >= 0).all()
+
+
+def test_labels_are_probabilities_and_do_not_depend_on_threads(
+    small_net: bytes, labelled: tuple[bytes, bytes]
+) -> None:
+    boards, labels = labelled
+    p = np.frombuffer(labels, dtype=np.float32).reshape(-1, 5)
+    assert p.shape == (120, 5)
+    assert ((p >= 0) & (p <= 1)).all()
+    # Gammons are part of wins: P(win gammon) <= P(win), P(lose gammon) <= P(lose).
+    assert (p[:, 1] <= p[:, 0] + 1e-5).all() and (p[:, 3] <= 1 - p[:, 0] + 1e-5).all()
+    assert _core.nn_label(small_net, "backgammon", boards, 1, 1) == labels
+
+
+def test_supervised_training_fits_the_labels(small_net: bytes, labelled: tuple[bytes, bytes]) -> None:
+    boards, labels = labelled
+    before = _core.nn_error(small_net, "backgammon", boards, labels)
+    net, losses = _core.nn_train_supervised(small_net, "backgammon", boards, labels, 20, 0.5, 0.1, 1)
+    after = _core.nn_error(net, "backgammon", boards, labels)
+    assert len(losses) == 20 and losses[-1] < losses[0]
+    assert after < before * 0.8
+
+
+def test_bad_training_input_is_named(small_net: bytes, labelled: tuple[bytes, bytes]) -> None:
+    boards, labels = labelled
+    with pytest.raises(ValueError, match="multiple of 50"):
+        _core.nn_label(small_net, "backgammon", boards[:-1], 1)
+    with pytest.raises(ValueError, match="at most 3 plies"):
+        _core.nn_label(small_net, "backgammon", boards, 4)
+    with pytest.raises(ValueError, match="bad magic"):
+        _core.nn_label(b"junk", "backgammon", boards, 1)
+    nardy = _core.td_new_network("nardy", 8, 3)
+    with pytest.raises(ValueError, match="inputs"):
+        _core.nn_label(nardy, "backgammon", boards, 1)
+    with pytest.raises(ValueError, match="float32 of shape"):
+        _core.nn_error(small_net, "backgammon", boards, labels[:-4])
+    bad = np.frombuffer(labels, dtype=np.float32).copy()
+    bad[7] = 1.5
+    with pytest.raises(ValueError, match="not a probability"):
+        _core.nn_train_supervised(small_net, "backgammon", boards, bad.tobytes(), 1, 0.1, 0.1, 1)
+    too_many = bytearray(boards)
+    too_many[0] = 16
+    with pytest.raises(ValueError, match="position 0"):
+        _core.nn_error(small_net, "backgammon", bytes(too_many), labels)
+
+
+def test_supervised_script_runs_a_round(small_net: bytes, tmp_path: Path) -> None:
+    start = tmp_path / "start.tnn"
+    start.write_bytes(small_net)
+    out = tmp_path / "out.tnn"
+    cmd = [
+        sys.executable, str(ROOT / "scripts" / "train_supervised.py"), "--variant", "backgammon",
+        "--network", str(start), "--positions", "200", "--epochs", "2", "--seed", "4",
+        "--data", str(tmp_path / "data"), "--out", str(out),
+    ]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "held-out mse" in run.stdout
+    first = out.read_bytes()
+    assert first != small_net and len(first) == len(small_net)
+    # The positions and labels are kept; a second run reuses them and trains
+    # the same network.
+    assert len(list((tmp_path / "data").glob("*.npy"))) == 2
+    out.unlink()
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert out.read_bytes() == first
