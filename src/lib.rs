@@ -42,6 +42,16 @@ pub use movegen::{legal_moves, Move, MoveGen, Play, Step};
 pub use position::Position;
 pub use variant::{FenceRule, HeadException, OptionValue, Rules, Variant};
 
+/// A thread count where 0 asks for one thread per core (the convention of
+/// every `threads` setting, in Rust and in Python).
+pub fn threads_or_all_cores(requested: usize) -> usize {
+    if requested > 0 {
+        requested
+    } else {
+        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    }
+}
+
 #[cfg(test)]
 mod perft_pins {
     //! The perft counts, pinned: a change in move generation changes them.

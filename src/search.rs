@@ -75,11 +75,7 @@ impl Default for SearchConfig {
 
 impl SearchConfig {
     fn thread_count(&self) -> usize {
-        if self.threads > 0 {
-            self.threads
-        } else {
-            std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
-        }
+        crate::threads_or_all_cores(self.threads)
     }
 }
 

@@ -29,14 +29,7 @@ impl Network {
     pub fn from_file(path: &str, variant: Variant) -> Result<Network> {
         let bytes = std::fs::read(path).map_err(|e| Error::new(format!("cannot read network file {path:?}: {e}")))?;
         let net = Mlp::from_bytes(&bytes)?;
-        let want = crate::nn::encoding::input_count(variant);
-        if net.inputs != want {
-            return Err(Error::new(format!(
-                "network file {path:?} has {} inputs; {} networks have {want}",
-                net.inputs,
-                variant.name()
-            )));
-        }
+        crate::nn::encoding::check_inputs(&net, variant, &format!("network file {path:?}"))?;
         Ok(Network { net, name: format!("network={path}") })
     }
 }
@@ -54,7 +47,6 @@ impl Evaluator for Network {
     fn evaluate(&self, pos: &Position) -> Evaluation {
         BUFFERS.with(|b| {
             let (x, hidden) = &mut *b.borrow_mut();
-            x.clear();
             x.resize(self.net.inputs, 0.0);
             encode(pos, x);
             Evaluation::new(self.net.forward(x, hidden))

@@ -10,7 +10,9 @@
 //! counts, whether each side may bear off, and for each side its longest run
 //! of consecutive points along the other's path (the six-fence threat).
 
+use crate::error::{Error, Result};
 use crate::nn::features::{self, longest_run};
+use crate::nn::Mlp;
 use crate::position::{opponent_mask, Position, ME, THEM};
 use crate::variant::Variant;
 
@@ -42,8 +44,19 @@ fn point_units(n: u8, tail: f32, out: &mut [f32]) {
     }
 }
 
-/// Fills `out` (zeroed by the caller, `input_count` long) with the inputs of `pos`.
+/// Checks that `net` takes `variant`'s inputs; `what` names the network in
+/// the error (a file, or a network passed in as bytes).
+pub fn check_inputs(net: &Mlp, variant: Variant, what: &str) -> Result<()> {
+    let want = input_count(variant);
+    if net.inputs != want {
+        return Err(Error::new(format!("{what} has {} inputs; {} networks have {want}", net.inputs, variant.name())));
+    }
+    Ok(())
+}
+
+/// Fills `out` (`input_count` long, any previous contents) with the inputs of `pos`.
 pub fn encode(pos: &Position, out: &mut [f32]) {
+    out.fill(0.0);
     let variant = pos.variant();
     let tail = if variant == Variant::Backgammon { 0.5 } else { 0.25 };
     for side in [ME, THEM] {

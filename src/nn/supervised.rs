@@ -84,7 +84,6 @@ pub fn train(
         shuffle(&mut order, &mut rng);
         let mut squared = 0.0f64;
         for &k in &order {
-            x.iter_mut().for_each(|v| *v = 0.0);
             encode(&positions[k], &mut x);
             let r = rate + (rate_end - rate) * step as f32 / steps;
             squared += net.train_step(&x, &targets[k], r) as f64;
@@ -101,7 +100,6 @@ pub fn error(net: &Mlp, positions: &[Position], targets: &[[f32; OUTPUTS]]) -> f
     let mut hidden = Vec::with_capacity(net.hidden);
     let mut squared = 0.0f64;
     for (pos, target) in positions.iter().zip(targets) {
-        x.iter_mut().for_each(|v| *v = 0.0);
         encode(pos, &mut x);
         let out = net.forward(&x, &mut hidden);
         squared += out.iter().zip(target).map(|(o, t)| ((o - t) * (o - t)) as f64).sum::<f64>();

@@ -47,7 +47,6 @@ impl<'a> NetPlayer<'a> {
         if let Some((mover_won, points)) = game_result(pos) {
             return final_evaluation(mover_won, points).to_array();
         }
-        self.x.iter_mut().for_each(|v| *v = 0.0);
         encode(pos, &mut self.x);
         self.net.forward(&self.x, &mut self.hidden)
     }
@@ -124,7 +123,6 @@ impl TdTrainer {
             let turn = play_roll(&self.net, &mut self.gen, &mut self.moves, &pos, (d1, d2), cascade);
             // The position before the roll, seen by the mover, learns the value
             // of the next position where a player rolls (or the game's result).
-            self.x.iter_mut().for_each(|v| *v = 0.0);
             encode(&pos, &mut self.x);
             self.net.train_step(&self.x, &turn.target, self.rate);
             stats.turns += 1;

@@ -295,7 +295,7 @@ fn _duel(
     let rules = rules_from_kwargs(variant, rules)?;
     let a = player_of(player0, rules.variant)?;
     let b = player_of(player1, rules.variant)?;
-    let threads = if threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { threads };
+    let threads = crate::threads_or_all_cores(threads);
     let records = py.allow_threads(|| duel::duel(rules, [a.as_ref(), b.as_ref()], first_pair, pairs, seed, threads));
     Ok(records.iter().map(|r| (r.points, r.starter, r.decisions[0], r.decisions[1], r.seconds[0], r.seconds[1])).collect())
 }

@@ -342,7 +342,7 @@ fn _legal_positions_many<'py>(
 ) -> PyResult<(Bound<'py, PyAny>, Vec<usize>)> {
     let rules = rules_from_kwargs(variant, rules)?;
     let boards: Vec<i8> = boards.iter().map(|&b| b as i8).collect();
-    let threads = if threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { threads };
+    let threads = crate::threads_or_all_cores(threads);
     let (flat, offsets) = py
         .allow_threads(|| batch::results_many(rules, &boards, &dice, threads))
         .map_err(value_error)?;

@@ -9,8 +9,10 @@ use pyo3::exceptions::PyValueError;
 use crate::batch;
 use crate::nn::supervised;
 use crate::nn::td::{score_against_random, TdTrainer};
+use crate::nn::encoding::check_inputs;
 use crate::nn::{Mlp, OUTPUTS};
 use crate::position::Position;
+use crate::variant::{Rules, Variant};
 
 /// A new untrained network for a variant, as bytes.
 #[pyfunction]
@@ -40,7 +42,7 @@ fn td_train<'py>(
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<(Bound<'py, PyBytes>, usize, usize, usize)> {
     let rules = rules_from_kwargs(variant, rules)?;
-    let net = Mlp::from_bytes(network).map_err(value_error)?;
+    let net = network_for(network, rules.variant)?;
     let (net, stats) = py.allow_threads(move || {
         let mut trainer = TdTrainer::from_net(net, rules, seed, rate);
         let stats = trainer.train(games);
@@ -61,7 +63,7 @@ fn td_score_vs_random(
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<f64> {
     let rules = rules_from_kwargs(variant, rules)?;
-    let net = Mlp::from_bytes(network).map_err(value_error)?;
+    let net = network_for(network, rules.variant)?;
     Ok(py.allow_threads(move || score_against_random(&net, rules, games, seed)))
 }
 
@@ -80,7 +82,7 @@ fn rollout<'py>(
         return Err(pyo3::exceptions::PyValueError::new_err(format!("trials must be 1 to 10,000,000, not {trials}")));
     }
     let pos = position.inner;
-    let threads = if threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { threads };
+    let threads = crate::threads_or_all_cores(threads);
     let net = crate::nn::shipped::network(pos.variant());
     let r = py.allow_threads(|| crate::rollout::rollout(net, &pos, trials, seed, threads));
     let d = PyDict::new(py);
@@ -118,9 +120,8 @@ fn network_probabilities(position: &super::PyPosition) -> [f32; 5] {
 }
 
 /// Positions of flat int8 bytes (n x 50, the `to_arrays` layout), checked.
-fn positions_from_flat(variant: &str, boards: &[u8], rules: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<Position>> {
-    let rules = rules_from_kwargs(variant, rules)?;
-    if boards.len() % batch::ROW != 0 {
+fn positions_from_flat(rules: Rules, boards: &[u8]) -> PyResult<Vec<Position>> {
+    if !boards.len().is_multiple_of(batch::ROW) {
         return Err(PyValueError::new_err(format!(
             "positions must have shape (n, 2, 25): got {} values, not a multiple of 50",
             boards.len()
@@ -152,13 +153,11 @@ fn targets_from_bytes(targets: &[u8], n: usize) -> PyResult<Vec<[f32; OUTPUTS]>>
     Ok(floats.chunks_exact(OUTPUTS).map(|c| c.try_into().expect("five")).collect())
 }
 
-fn network_for(network: &[u8], variant: &str) -> PyResult<Mlp> {
+/// A network passed in as bytes, checked against the variant's inputs (a
+/// mismatch would otherwise fail deep inside the encoder).
+fn network_for(network: &[u8], variant: Variant) -> PyResult<Mlp> {
     let net = Mlp::from_bytes(network).map_err(value_error)?;
-    let rules = rules_from_kwargs(variant, None)?;
-    let want = crate::nn::encoding::input_count(rules.variant);
-    if net.inputs != want {
-        return Err(PyValueError::new_err(format!("the network has {} inputs; {variant} networks have {want}", net.inputs)));
-    }
+    check_inputs(&net, variant, "the network").map_err(value_error)?;
     Ok(net)
 }
 
@@ -174,7 +173,7 @@ fn nn_selfplay_flat<'py>(
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let rules = rules_from_kwargs(variant, rules)?;
-    let net = network_for(network, variant)?;
+    let net = network_for(network, rules.variant)?;
     let flat = py.allow_threads(|| {
         let mut flat = Vec::with_capacity(count * batch::ROW);
         for pos in crate::nn::td::selfplay_positions(&net, rules, count, seed) {
@@ -201,9 +200,10 @@ fn nn_label<'py>(
     if ply > 3 {
         return Err(PyValueError::new_err(format!("labels search at most 3 plies, not {ply}")));
     }
-    let net = network_for(network, variant)?;
-    let positions = positions_from_flat(variant, boards, rules)?;
-    let threads = if threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { threads };
+    let rules = rules_from_kwargs(variant, rules)?;
+    let net = network_for(network, rules.variant)?;
+    let positions = positions_from_flat(rules, boards)?;
+    let threads = crate::threads_or_all_cores(threads);
     let labels = py.allow_threads(|| supervised::label(&net, &positions, ply, threads));
     let bytes: Vec<u8> = labels.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
     Ok(PyBytes::new(py, &bytes))
@@ -226,8 +226,9 @@ fn nn_train_supervised<'py>(
     seed: u64,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<(Bound<'py, PyBytes>, Vec<f64>)> {
-    let mut net = network_for(network, variant)?;
-    let positions = positions_from_flat(variant, boards, rules)?;
+    let rules = rules_from_kwargs(variant, rules)?;
+    let mut net = network_for(network, rules.variant)?;
+    let positions = positions_from_flat(rules, boards)?;
     let targets = targets_from_bytes(targets, positions.len())?;
     let losses = py.allow_threads(|| supervised::train(&mut net, &positions, &targets, epochs, (rate, rate_end), seed));
     Ok((PyBytes::new(py, &net.to_bytes()), losses))
@@ -244,8 +245,9 @@ fn nn_error(
     targets: &[u8],
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<f64> {
-    let net = network_for(network, variant)?;
-    let positions = positions_from_flat(variant, boards, rules)?;
+    let rules = rules_from_kwargs(variant, rules)?;
+    let net = network_for(network, rules.variant)?;
+    let positions = positions_from_flat(rules, boards)?;
     let targets = targets_from_bytes(targets, positions.len())?;
     Ok(py.allow_threads(|| supervised::error(&net, &positions, &targets)))
 }
