@@ -22,10 +22,10 @@
 //! move down it.
 
 use crate::bearoff::rolls;
-use crate::position::{Position, HOME_MASK, ME, THEM};
+use crate::position::{Position, BOARD_MASK, HOME_MASK, ME, THEM};
 
 /// How many features [`features`] returns.
-pub const COUNT: usize = 16;
+pub const COUNT: usize = 23;
 
 /// Bits 1..24: the points of the board in a point mask.
 const BOARD: u32 = 0x1FF_FFFE;
@@ -55,7 +55,63 @@ pub fn features(pos: &Position) -> [f32; COUNT] {
         (pos.off(ME).clamp(5, 10) - 5) as f32 / 5.0,
         (pos.off(ME).clamp(10, 15) - 10) as f32 / 5.0,
         pips_to_home(pos) as f32 / 100.0,
+        forward_anchor(pos) as f32 / 12.0,
+        checkers_on(pos, 0x7C0) as f32 / 5.0,
+        (blots & HOME_MASK).count_ones() as f32 / 3.0,
+        (checkers_on(pos, 0xFC_0000) + pos.bar(ME) as u32) as f32 / 5.0,
+        (15 - pos.off(ME) as u32 - checkers_on(pos, HOME_MASK)) as f32 / 15.0,
+        spares(pos) as f32 / 10.0,
+        trapped_checkers(pos) / 5.0,
     ]
+}
+
+/// My checkers on the points of `mask` (bit `p - 1` for my point `p`).
+fn checkers_on(pos: &Position, mask: u32) -> u32 {
+    let mut m = mask & pos.occupied(ME);
+    let mut n = 0;
+    while m != 0 {
+        n += pos.count(ME, m.trailing_zeros() as usize) as u32;
+        m &= m - 1;
+    }
+    n
+}
+
+/// How far up the board my most advanced anchor stands in the opponent's
+/// half (my points 13..24): 12 for my 13 point, 1 for my 24, 0 for none. An
+/// advanced anchor is a safe landing spot and a base for attacking; a deep one
+/// mostly waits.
+fn forward_anchor(pos: &Position) -> u32 {
+    let anchors = pos.stacked(ME) & 0xFF_F000;
+    if anchors == 0 {
+        0
+    } else {
+        25 - (anchors.trailing_zeros() + 1)
+    }
+}
+
+/// Checkers beyond the second on my made points: stacked checkers that are
+/// not doing a point's work (a flexible spare or a wasted stack).
+fn spares(pos: &Position) -> u32 {
+    pos.counts(ME).iter().map(|&n| n.saturating_sub(2) as u32).sum()
+}
+
+/// My checkers (the bar included) behind the opponent's longest run of made
+/// points, when that run is three points or longer, weighted by its length
+/// over six: checkers a prime holds back.
+fn trapped_checkers(pos: &Position) -> f32 {
+    let theirs = pos.stacked(THEM);
+    let run = longest_run(theirs);
+    if run < 3 {
+        return 0.0;
+    }
+    // The lowest point of a run of that length: shift until one bit survives.
+    let mut m = theirs;
+    for _ in 1..run {
+        m &= m >> 1;
+    }
+    let top = m.trailing_zeros() + run; // the run's highest bit index, 0-based, plus one
+    let behind = BOARD_MASK & !((1u32 << top) - 1);
+    (checkers_on(pos, behind) + pos.bar(ME) as u32) as f32 * run.min(6) as f32 / 6.0
 }
 
 /// The 21 distinct rolls, each with how many of the 36 it stands for.
@@ -327,6 +383,25 @@ mod tests {
         assert_eq!(pips_to_home(&p), 18);
         assert_eq!(pips_to_home(&bar), 19);
         assert_eq!(pips_to_home(&free), 0);
+    }
+
+    #[test]
+    fn anchors_spares_and_trapped_checkers() {
+        // Their five-point prime on their 2..6 (my 23..19), my anchor on my 16,
+        // one checker of mine behind the prime on my 24.
+        let prime = [(2, 3), (3, 3), (4, 3), (5, 3), (6, 3)];
+        let p = position(&[(24, 1), (16, 2), (6, 12)], &prime);
+        assert_eq!(forward_anchor(&p), 9);
+        assert_eq!(spares(&p), 10);
+        assert!((trapped_checkers(&p) - 5.0 / 6.0).abs() < 1e-6);
+        // Six checkers behind it, one of them on the bar.
+        let q = position(&[(25, 1), (24, 5), (6, 9)], &prime);
+        assert!((trapped_checkers(&q) - 5.0).abs() < 1e-6);
+        assert_eq!(checkers_on(&q, 0xFC_0000), 5);
+        assert_eq!(forward_anchor(&q), 1);
+        let free = position(&[(6, 15)], &[(3, 15)]);
+        assert_eq!(forward_anchor(&free), 0);
+        assert_eq!(trapped_checkers(&free), 0.0);
     }
 
     #[test]
