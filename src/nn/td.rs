@@ -4,8 +4,9 @@
 //! position is worst for the opponent. After each play the position before it
 //! is moved towards the value of the position after it (seen from the same
 //! player), or towards the game's actual result once a side has borne off.
-//! Every random choice comes from one seeded generator, so a run is
-//! reproducible from its seed.
+//! Bear-off positions take their exact value from the tables (as at the
+//! engine's 0-ply) and are not trained on. Every random choice comes from one
+//! seeded generator, so a run is reproducible from its seed.
 //!
 //! Gul bara games are trained without cascades (a double plays as an ordinary
 //! double): the network still learns gul bara positions, and the game layer
@@ -51,13 +52,24 @@ impl<'a> NetPlayer<'a> {
         self.net.forward(&self.x, &mut self.hidden)
     }
 
+    /// The probabilities the engine's 0-ply uses: exact from the bear-off
+    /// tables where they cover the position, else the network's. Self-play
+    /// chooses and learns with these, so the network is trained on the game
+    /// the engine plays and its targets are exact once a bear-off is reached.
+    pub fn value(&mut self, pos: &Position) -> [f32; OUTPUTS] {
+        match crate::bearoff::bearoff_probabilities(pos) {
+            Some(exact) => exact,
+            None => self.probabilities(pos),
+        }
+    }
+
     /// The value of a play for the mover: its probabilities after the play,
     /// with the opponent on roll.
     pub fn after_play(&mut self, m: &Move) -> [f32; OUTPUTS] {
         if m.position.off(ME) == CHECKERS {
             return final_outcome(&m.position);
         }
-        invert(&self.probabilities(&m.position.flip()))
+        invert(&self.value(&m.position.flip()))
     }
 
     /// The index of the best play at 0-ply and its probabilities.
@@ -123,8 +135,11 @@ impl TdTrainer {
             let turn = play_roll(&self.net, &mut self.gen, &mut self.moves, &pos, (d1, d2), cascade);
             // The position before the roll, seen by the mover, learns the value
             // of the next position where a player rolls (or the game's result).
-            encode(&pos, &mut self.x);
-            self.net.train_step(&self.x, &turn.target, self.rate);
+            // Bear-offs are left to the tables: the network never answers there.
+            if crate::bearoff::bearoff_homes(&pos).is_none() {
+                encode(&pos, &mut self.x);
+                self.net.train_step(&self.x, &turn.target, self.rate);
+            }
             stats.turns += 1;
             if let Some(mover_won) = turn.finished {
                 stats.games += 1;
@@ -205,7 +220,7 @@ fn play_cascade(net: &Mlp, gen: &mut MoveGen, moves: &mut Vec<Move>, start: &Pos
             }
         }
     }
-    let value = invert(&NetPlayer::new(net).probabilities(&theirs));
+    let value = invert(&NetPlayer::new(net).value(&theirs));
     TurnOutcome { target: value, next: theirs, finished: None }
 }
 
