@@ -1,4 +1,4 @@
-"""Self-play TD(0) training of a variant's network, reproducible from its seed.
+"""Self-play TD(0) or TD(lambda) training of a variant's network, reproducible from its seed.
 
     python scripts/train_td.py --variant backgammon --games 200000 --hidden 64 --seed 1
 
@@ -28,6 +28,7 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--rate", type=float, default=0.1, help="learning rate at the start")
     p.add_argument("--rate-end", type=float, default=0.02, help="learning rate at the end (linear)")
+    p.add_argument("--lambda", dest="trace_decay", type=float, default=0.0, help="TD(lambda)'s lambda (0: TD(0), learning after every turn)")
     p.add_argument("--chunk", type=int, default=2000)
     p.add_argument("--check-games", type=int, default=400, help="games against random per progress line")
     p.add_argument("--resume", type=Path, help="start from this network file instead of random weights")
@@ -42,7 +43,9 @@ def main() -> int:
     start = time.perf_counter()
     for k in range(chunks):
         rate = args.rate + (args.rate_end - args.rate) * k / max(1, chunks - 1)
-        net, games, turns, gammons = _core.td_train(net, args.variant, args.chunk, args.seed * 1_000_003 + k, rate)
+        net, games, turns, gammons = _core.td_train(
+            net, args.variant, args.chunk, args.seed * 1_000_003 + k, rate, trace_decay=args.trace_decay
+        )
         checkpoint.write_bytes(net)
         done = (k + 1) * args.chunk
         elapsed = time.perf_counter() - start

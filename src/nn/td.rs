@@ -1,9 +1,11 @@
-//! Self-play TD(0) training, in the manner of TD-Gammon.
+//! Self-play TD training, TD(0) or TD(lambda), in the manner of TD-Gammon.
 //!
 //! The network plays both sides, choosing at 0-ply the play whose resulting
 //! position is worst for the opponent. After each play the position before it
 //! is moved towards the value of the position after it (seen from the same
-//! player), or towards the game's actual result once a side has borne off.
+//! player), or towards the game's actual result once a side has borne off;
+//! with a trace decay (lambda) the target is the lambda-return instead, which
+//! mixes in the later positions' values and the result.
 //! Bear-off positions take their exact value from the tables (as at the
 //! engine's 0-ply) and are not trained on. Every random choice comes from one
 //! seeded generator, so a run is reproducible from its seed.
@@ -100,6 +102,8 @@ pub struct TdTrainer {
     pub rules: Rules,
     pub rng: SplitMix,
     pub rate: f32,
+    /// TD(lambda)'s lambda; 0 (the default) learns online after every turn.
+    pub trace_decay: f32,
     gen: MoveGen,
     moves: Vec<Move>,
     x: Vec<f32>,
@@ -113,7 +117,7 @@ impl TdTrainer {
 
     pub fn from_net(net: Mlp, rules: Rules, seed: u64, rate: f32) -> TdTrainer {
         let x = vec![0.0; net.inputs];
-        TdTrainer { net, rules, rng: SplitMix::new(seed), rate, gen: MoveGen::new(), moves: Vec::new(), x }
+        TdTrainer { net, rules, rng: SplitMix::new(seed), rate, trace_decay: 0.0, gen: MoveGen::new(), moves: Vec::new(), x }
     }
 
     /// Plays and learns from `games` self-play games.
@@ -128,31 +132,71 @@ impl TdTrainer {
     fn train_one_game(&mut self, stats: &mut TrainStats) {
         let mut pos = Position::start(self.rules);
         let mut first_to_move = true;
+        // With a trace decay the game's turns are kept and learned at its end.
+        let mut turns: Vec<(Position, [f32; OUTPUTS])> = Vec::new();
+        let mut finished = false;
         for roll in 0..2000u32 {
             let (d1, d2) = (self.rng.die(), self.rng.die());
             let cascade =
                 self.rules.variant == Variant::GulBara && d1 == d2 && roll >= self.rules.cascade_after_rolls as u32;
             let turn = play_roll(&self.net, &mut self.gen, &mut self.moves, &pos, (d1, d2), cascade);
-            // The position before the roll, seen by the mover, learns the value
-            // of the next position where a player rolls (or the game's result).
-            // Bear-offs are left to the tables: the network never answers there.
-            if crate::bearoff::bearoff_homes(&pos).is_none() {
-                encode(&pos, &mut self.x);
-                self.net.train_step(&self.x, &turn.target, self.rate);
+            if self.trace_decay > 0.0 {
+                turns.push((pos, turn.target));
+            } else {
+                // The position before the roll, seen by the mover, learns the value
+                // of the next position where a player rolls (or the game's result).
+                self.learn(&pos, &turn.target);
             }
             stats.turns += 1;
             if let Some(mover_won) = turn.finished {
                 stats.games += 1;
                 stats.first_player_wins += (first_to_move == mover_won) as usize;
                 stats.gammons += (turn.target[1] > 0.5 || turn.target[3] > 0.5) as usize;
-                return;
+                finished = true;
+                break;
             }
             pos = turn.next;
             first_to_move = !first_to_move;
         }
-        stats.games += 1; // a game this long is abandoned (never seen in practice)
+        if !finished {
+            stats.games += 1; // a game this long is abandoned (never seen in practice)
+        }
+        self.learn_lambda_returns(&turns);
     }
 
+    /// One step towards `target`, except in bear-offs, which are left to the
+    /// tables: the network never answers there.
+    fn learn(&mut self, pos: &Position, target: &[f32; OUTPUTS]) {
+        if crate::bearoff::bearoff_homes(pos).is_none() {
+            encode(pos, &mut self.x);
+            self.net.train_step(&self.x, target, self.rate);
+        }
+    }
+
+    /// TD(lambda) in its forward view, once a game is over: each turn learns
+    /// the lambda-return, `(1 - lambda)` times its one-step target plus
+    /// `lambda` times the next turn's return (seen from the other side),
+    /// computed from the last turn backwards. A bear-off's value is exact, so
+    /// the return stops there.
+    fn learn_lambda_returns(&mut self, turns: &[(Position, [f32; OUTPUTS])]) {
+        let lambda = self.trace_decay;
+        let mut next_return: Option<[f32; OUTPUTS]> = None;
+        let mut returns = vec![[0.0; OUTPUTS]; turns.len()];
+        for (t, (pos, target)) in turns.iter().enumerate().rev() {
+            let g = match next_return {
+                Some(next) => {
+                    let later = invert(&next);
+                    std::array::from_fn(|k| (1.0 - lambda) * target[k] + lambda * later[k])
+                }
+                None => *target,
+            };
+            returns[t] = g;
+            next_return = if crate::bearoff::bearoff_homes(pos).is_some() { None } else { Some(g) };
+        }
+        for ((pos, _), g) in turns.iter().zip(&returns) {
+            self.learn(pos, g);
+        }
+    }
 }
 
 /// Plays one roll for the player on roll in `pos` with the network choosing
@@ -311,6 +355,30 @@ mod tests {
         let p = Position::from_arrays(Rules::backgammon(), &[0; 25], &theirs).unwrap();
         assert_eq!(final_outcome(&p), [1.0, 1.0, 0.0, 0.0, 0.0]);
         assert_eq!(outcome_points(&final_outcome(&p)), 2.0);
+    }
+
+    #[test]
+    fn lambda_returns_blend_later_targets() {
+        // Three turns of a backgammon game far from a bear-off; the last one ends it.
+        let start = Position::start(Rules::backgammon());
+        let a = [0.6, 0.2, 0.0, 0.1, 0.0];
+        let b = [0.3, 0.1, 0.0, 0.2, 0.0];
+        let end = [1.0, 0.0, 0.0, 0.0, 0.0];
+        let mut trainer = TdTrainer::new(Rules::backgammon(), 8, 1, 0.0);
+        trainer.trace_decay = 0.5;
+        // A twin network learning the hand-computed returns in the same order
+        // must end up identical.
+        let turns = [(start, a), (start.flip(), b), (start, end)];
+        let mut expected = TdTrainer::new(Rules::backgammon(), 8, 1, 0.5);
+        let g2 = end;
+        let g1: [f32; OUTPUTS] = std::array::from_fn(|k| 0.5 * b[k] + 0.5 * invert(&g2)[k]);
+        let g0: [f32; OUTPUTS] = std::array::from_fn(|k| 0.5 * a[k] + 0.5 * invert(&g1)[k]);
+        for (pos, g) in [(start, g0), (start.flip(), g1), (start, g2)] {
+            expected.learn(&pos, &g);
+        }
+        trainer.rate = 0.5;
+        trainer.learn_lambda_returns(&turns);
+        assert_eq!(trainer.net, expected.net);
     }
 
     #[test]

@@ -31,7 +31,8 @@ fn td_new_network<'py>(
 
 /// Trains a network by `games` self-play games; returns the new bytes and stats.
 #[pyfunction]
-#[pyo3(signature = (network, variant, games, seed, rate, **rules))]
+#[pyo3(signature = (network, variant, games, seed, rate, trace_decay = 0.0, **rules))]
+#[allow(clippy::too_many_arguments)]
 fn td_train<'py>(
     py: Python<'py>,
     network: &[u8],
@@ -39,12 +40,17 @@ fn td_train<'py>(
     games: usize,
     seed: u64,
     rate: f32,
+    trace_decay: f32,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<(Bound<'py, PyBytes>, usize, usize, usize)> {
     let rules = rules_from_kwargs(variant, rules)?;
     let net = network_for(network, rules.variant)?;
+    if !(0.0..1.0).contains(&trace_decay) {
+        return Err(PyValueError::new_err(format!("trace_decay (TD lambda) must be in [0, 1), not {trace_decay}")));
+    }
     let (net, stats) = py.allow_threads(move || {
         let mut trainer = TdTrainer::from_net(net, rules, seed, rate);
+        trainer.trace_decay = trace_decay;
         let stats = trainer.train(games);
         (trainer.net, stats)
     });
