@@ -12,6 +12,12 @@ Each round, reproducible from --seed and the round number:
 3. train on the labels for --epochs passes of SGD, holding a tenth back to
    report the error on positions the network did not train on.
 
+With --candidates K, step 1 also rolls one random roll for each self-play
+position and adds the positions after the network's K best plays of it at
+0-ply (with the opponent on roll). A 0-ply player chooses by comparing such
+positions, most of which self-play never reaches; labelling them teaches the
+network to rank its own candidates the way the search does.
+
 Positions and labels go to data/ (ignored by git) as .npy files, named by the
 round's settings; a second run with the same settings reuses them. The final
 network goes to --out (the library compiles in weights/<variant>.tnn).
@@ -49,6 +55,39 @@ def selfplay(net: bytes, args: argparse.Namespace, seed: int, tag: str) -> np.nd
     return boards
 
 
+def candidates(net: bytes, boards: np.ndarray, args: argparse.Namespace, seed: int, tag: str) -> np.ndarray:
+    """The positions after the K best 0-ply plays of one random roll per board."""
+    path = args.data / f"{tag}-candidates{args.candidates}.npy"
+    if path.exists():
+        return np.load(path)
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    chunk = 20_000
+    parts = []
+    for k in range(0, len(boards), chunk):
+        part = boards[k : k + chunk]
+        dice = rng.integers(1, 7, size=(len(part), 2))
+        after, offsets = _core._legal_positions_many(args.variant, part.tobytes(), dice.ravel().tolist(), args.threads)
+        after = np.asarray(after, dtype=np.int8).reshape(-1, 2, 25)
+        # The opponent is on roll after a play: swap the sides. Finished games are left out.
+        theirs = np.ascontiguousarray(after[:, ::-1, :])
+        going_on = (theirs.reshape(-1, 50)[:, :25].sum(axis=1) > 0) & (theirs.reshape(-1, 50)[:, 25:].sum(axis=1) > 0)
+        raw = _core.nn_label(net, args.variant, theirs[going_on].tobytes(), 0, args.threads)
+        probs = np.zeros((len(theirs), 5), dtype=np.float32)
+        probs[going_on] = np.frombuffer(raw, dtype=np.float32).reshape(-1, 5)
+        p = probs
+        mover_equity = -(2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4])
+        mover_equity[~going_on] = -np.inf
+        for i in range(len(part)):
+            lo, hi = offsets[i], offsets[i + 1]
+            best = lo + np.argsort(-mover_equity[lo:hi], kind="stable")[: args.candidates]
+            parts.append(theirs[best[np.isfinite(mover_equity[best])]])
+        progress("plays", k + len(part), len(boards), start)
+    out = np.concatenate(parts) if parts else np.zeros((0, 2, 25), dtype=np.int8)
+    np.save(path, out)
+    return out
+
+
 def label(net: bytes, boards: np.ndarray, args: argparse.Namespace, tag: str) -> np.ndarray:
     path = args.data / f"{tag}-labels-ply{args.ply}.npy"
     if path.exists():
@@ -73,6 +112,7 @@ def main() -> int:
     p.add_argument("--rounds", type=int, default=1)
     p.add_argument("--positions", type=int, default=200_000, help="self-play positions per round")
     p.add_argument("--ply", type=int, default=1, help="search depth of the labels")
+    p.add_argument("--candidates", type=int, default=0, help="also label the positions after the K best plays of a random roll")
     p.add_argument("--epochs", type=int, default=4)
     p.add_argument("--rate", type=float, default=0.02, help="learning rate at the start of a round")
     p.add_argument("--rate-end", type=float, default=0.002, help="learning rate at the end of a round")
@@ -90,6 +130,11 @@ def main() -> int:
         tag = f"{args.variant}-{hashlib.sha256(net).hexdigest()[:12]}-n{args.positions}-s{seed}"
         print(f"round {r + 1}/{args.rounds} ({tag})", flush=True)
         boards = selfplay(net, args, seed, tag)
+        if args.candidates:
+            boards = np.concatenate([boards, candidates(net, boards, args, seed, tag)])
+            # Mix the two kinds before the held-out tenth is cut off the front.
+            boards = boards[np.random.default_rng(seed).permutation(len(boards))]
+            tag += f"-c{args.candidates}"
         labels = label(net, boards, args, tag)
         held = len(boards) // 10
         train_b, train_t = boards[held:], labels[held:]

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tavla import _core
+from tavla import Position, _core
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -108,3 +108,42 @@ def test_supervised_script_runs_a_round(small_net: bytes, tmp_path: Path) -> Non
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
     assert out.read_bytes() == first
+
+
+def test_td_lambda_trains_differently_and_reproducibly(small_net: bytes) -> None:
+    lam = _core.td_train(small_net, "backgammon", 5, 11, 0.1, trace_decay=0.7)
+    assert lam == _core.td_train(small_net, "backgammon", 5, 11, 0.1, trace_decay=0.7)
+    td0 = _core.td_train(small_net, "backgammon", 5, 11, 0.1)
+    # Same dice and the same games' count, but the targets differ.
+    assert lam[1] == td0[1] == 5 and lam[0] != td0[0]
+    for bad in (-0.1, 1.0, 2.0):
+        with pytest.raises(ValueError, match="trace_decay"):
+            _core.td_train(small_net, "backgammon", 1, 1, 0.1, trace_decay=bad)
+
+
+def test_supervised_script_labels_the_best_plays_of_a_roll(small_net: bytes, tmp_path: Path) -> None:
+    start = tmp_path / "start.tnn"
+    start.write_bytes(small_net)
+    data = tmp_path / "data"
+    cmd = [
+        sys.executable, str(ROOT / "scripts" / "train_supervised.py"), "--variant", "backgammon",
+        "--network", str(start), "--positions", "60", "--candidates", "3", "--epochs", "1", "--seed", "4",
+        "--threads", "1", "--data", str(data), "--out", str(tmp_path / "out.tnn"),
+    ]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    positions = np.load(next(data.glob("*-positions.npy")))
+    found = np.load(next(data.glob("*-candidates3.npy")))
+    labels = np.load(next(data.glob("*-c3-labels-ply1.npy")))
+    assert len(positions) == 60 and 60 <= len(found) <= 180
+    assert len(labels) == len(positions) + len(found)
+    # Redo the first position by hand: its roll comes first from the round's
+    # seed; the candidates are its best three plays by the network's 0-ply
+    # equity, with the opponent on roll.
+    d1, d2 = (int(d) for d in np.random.default_rng(4 * 1_000_003).integers(1, 7, size=(len(positions), 2))[0])
+    pos = Position.from_arrays("backgammon", positions[0, 0].tolist(), positions[0, 1].tolist())
+    after = np.array([[m.position.to_arrays()[1], m.position.to_arrays()[0]] for m in pos.legal_moves(d1, d2)], dtype=np.int8)
+    probs = np.frombuffer(_core.nn_label(small_net, "backgammon", after.tobytes(), 0, 1), dtype=np.float32).reshape(-1, 5)
+    mover = -(2 * probs[:, 0] - 1 + probs[:, 1] - probs[:, 3] + probs[:, 2] - probs[:, 4])
+    best = after[np.argsort(-mover, kind="stable")[: min(3, len(after))]]
+    assert (found[: len(best)] == best).all()
