@@ -108,3 +108,12 @@ def test_cli_reports_errors_without_traceback(capsys):
     assert "die 9" in err and "Traceback" not in err
     assert main(["moves", "--dice", "3", "1", "--mine", "1,2,3", "--theirs", "0"]) == 2
     assert "25 entries" in capsys.readouterr().err
+
+
+def test_a_huge_rule_option_value_is_a_value_error() -> None:
+    # Found by the service's schema fuzzing: an int too big for 64 bits used
+    # to escape as OverflowError (a 500 from the service).
+    with pytest.raises(ValueError, match="out of range"):
+        tavla.Position.start("backgammon", koks=10**30)
+    with pytest.raises(ValueError, match="out of range"):
+        tavla.Position.start("backgammon", **{"nonsense": -(10**30)})

@@ -44,7 +44,11 @@ fn option_value(name: &str, value: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
     if value.is_instance_of::<PyBool>() {
         Ok(OptionValue::Bool(value.extract()?))
     } else if value.is_instance_of::<PyInt>() {
-        Ok(OptionValue::Int(value.extract()?))
+        // A huge int would raise OverflowError: name the option instead.
+        let n: i64 = value
+            .extract()
+            .map_err(|_| PyValueError::new_err(format!("rule option {name}: {value} is out of range")))?;
+        Ok(OptionValue::Int(n))
     } else if value.is_instance_of::<PyString>() {
         Ok(OptionValue::Str(value.extract()?))
     } else {
