@@ -33,6 +33,7 @@ def main() -> int:
     p.add_argument("--check-games", type=int, default=400, help="games against random per progress line")
     p.add_argument("--resume", type=Path, help="start from this network file instead of random weights")
     p.add_argument("--out", type=Path)
+    p.add_argument("--snapshots", type=Path, help="also keep every chunk's network in this folder (for scripts/average_nets.py)")
     args = p.parse_args()
 
     out = args.out or ROOT / "weights" / f"{args.variant}.tnn"
@@ -47,6 +48,9 @@ def main() -> int:
             net, args.variant, args.chunk, args.seed * 1_000_003 + k, rate, trace_decay=args.trace_decay
         )
         checkpoint.write_bytes(net)
+        if args.snapshots:
+            args.snapshots.mkdir(parents=True, exist_ok=True)
+            (args.snapshots / f"chunk-{k + 1:05d}.tnn").write_bytes(net)
         done = (k + 1) * args.chunk
         elapsed = time.perf_counter() - start
         score = _core.td_score_vs_random(net, args.variant, args.check_games, 7) if args.check_games else float("nan")

@@ -147,3 +147,39 @@ def test_supervised_script_labels_the_best_plays_of_a_roll(small_net: bytes, tmp
     mover = -(2 * probs[:, 0] - 1 + probs[:, 1] - probs[:, 3] + probs[:, 2] - probs[:, 4])
     best = after[np.argsort(-mover, kind="stable")[: min(3, len(after))]]
     assert (found[: len(best)] == best).all()
+
+
+def test_snapshots_average_into_a_working_network(small_net: bytes, tmp_path: Path) -> None:
+    start = tmp_path / "start.tnn"
+    start.write_bytes(small_net)
+    snaps = tmp_path / "snaps"
+    train = [
+        sys.executable, str(ROOT / "scripts" / "train_td.py"), "--variant", "backgammon", "--games", "30",
+        "--chunk", "10", "--hidden", "8", "--seed", "9", "--check-games", "0", "--lambda", "0.7",
+        "--resume", str(start), "--out", str(tmp_path / "last.tnn"), "--snapshots", str(snaps),
+    ]
+    run = subprocess.run(train, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    names = sorted(p.name for p in snaps.glob("*.tnn"))
+    assert names == ["chunk-00001.tnn", "chunk-00002.tnn", "chunk-00003.tnn"]
+    assert (snaps / names[-1]).read_bytes() == (tmp_path / "last.tnn").read_bytes()
+
+    average = [sys.executable, str(ROOT / "scripts" / "average_nets.py")]
+    out = tmp_path / "mean.tnn"
+    run = subprocess.run(average + ["--last", "2", str(snaps), "--out", str(out)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    weights = [np.frombuffer((snaps / n).read_bytes()[12:], dtype="<f4") for n in names[1:]]
+    mean = out.read_bytes()
+    assert mean[:12] == small_net[:12]
+    np.testing.assert_allclose(np.frombuffer(mean[12:], dtype="<f4"), (weights[0] + weights[1]) / 2, rtol=1e-6)
+    assert not np.array_equal(weights[0], weights[1])
+    # The mean is a network the engine plays with.
+    assert -1.0 <= _core.td_score_vs_random(mean, "backgammon", 4, 7) <= 1.0
+
+    # Networks of different shapes, or too few snapshots, are refused by name.
+    other = tmp_path / "other.tnn"
+    other.write_bytes(_core.td_new_network("backgammon", 9, 3))
+    bad = subprocess.run(average + [str(start), str(other), "--out", str(out)], capture_output=True, text=True)
+    assert bad.returncode == 2 and "network 1 has a different shape" in bad.stderr
+    bad = subprocess.run(average + ["--last", "5", str(snaps), "--out", str(out)], capture_output=True, text=True)
+    assert bad.returncode == 2 and "3 snapshots, fewer than --last 5" in bad.stderr

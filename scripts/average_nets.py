@@ -1,0 +1,62 @@
+"""Average the weights of several networks of the same shape into one.
+
+    python scripts/average_nets.py data/snap/chunk-00051.tnn ... --out weights/backgammon.tnn
+    python scripts/average_nets.py --last 50 data/snap --out weights/backgammon.tnn
+
+Late in a low-rate TD run each chunk's network is the previous one plus a
+little noise from that chunk's games; the mean of the last chunks' networks
+(stochastic weight averaging) keeps the common trend and cancels part of the
+noise. Networks must have the same inputs and hidden units: the file is a
+12-byte header (magic, inputs, hidden) and then little-endian f32 weights, so
+the header is kept and the weights are averaged element by element.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HEADER = 12
+
+
+def average(blobs: list[bytes]) -> bytes:
+    """Element-wise mean of the weights of `blobs`, which must share one header."""
+    if not blobs:
+        raise ValueError("no networks to average")
+    header = blobs[0][:HEADER]
+    for k, blob in enumerate(blobs):
+        if blob[:4] != header[:4]:
+            raise ValueError(f"network {k} is not a tavla network file (bad magic)")
+        if blob[:HEADER] != header or len(blob) != len(blobs[0]):
+            raise ValueError(f"network {k} has a different shape from network 0")
+    weights = np.mean([np.frombuffer(b[HEADER:], dtype="<f4").astype(np.float64) for b in blobs], axis=0)
+    return header + weights.astype("<f4").tobytes()
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("nets", nargs="+", type=Path, help="network files, or with --last one folder of snapshots")
+    p.add_argument("--last", type=int, help="average the last N snapshots (by name) of the folder given")
+    p.add_argument("--out", type=Path, required=True)
+    args = p.parse_args()
+    files = args.nets
+    if args.last is not None:
+        if len(files) != 1 or not files[0].is_dir():
+            p.error("--last takes exactly one folder of snapshots")
+        files = sorted(files[0].glob("*.tnn"))[-args.last :]
+        if len(files) < args.last:
+            p.error(f"{args.nets[0]} holds {len(files)} snapshots, fewer than --last {args.last}")
+    try:
+        blob = average([f.read_bytes() for f in files])
+    except ValueError as e:
+        p.error(str(e))
+    args.out.write_bytes(blob)
+    print(f"wrote {args.out}: mean of {len(files)} networks ({files[0].name} .. {files[-1].name})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
