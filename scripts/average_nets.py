@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 HEADER = 12
+MAGIC = b"TVNN"
 
 
 def average(blobs: list[bytes]) -> bytes:
@@ -28,7 +29,7 @@ def average(blobs: list[bytes]) -> bytes:
         raise ValueError("no networks to average")
     header = blobs[0][:HEADER]
     for k, blob in enumerate(blobs):
-        if blob[:4] != header[:4]:
+        if blob[:4] != MAGIC:
             raise ValueError(f"network {k} is not a tavla network file (bad magic)")
         if blob[:HEADER] != header or len(blob) != len(blobs[0]):
             raise ValueError(f"network {k} has a different shape from network 0")

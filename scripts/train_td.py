@@ -41,6 +41,8 @@ def main() -> int:
     checkpoint.parent.mkdir(exist_ok=True)
     net = args.resume.read_bytes() if args.resume else _core.td_new_network(args.variant, args.hidden, args.seed)
     chunks = max(1, args.games // args.chunk)
+    if args.snapshots:
+        args.snapshots.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     for k in range(chunks):
         rate = args.rate + (args.rate_end - args.rate) * k / max(1, chunks - 1)
@@ -49,7 +51,6 @@ def main() -> int:
         )
         checkpoint.write_bytes(net)
         if args.snapshots:
-            args.snapshots.mkdir(parents=True, exist_ok=True)
             (args.snapshots / f"chunk-{k + 1:05d}.tnn").write_bytes(net)
         done = (k + 1) * args.chunk
         elapsed = time.perf_counter() - start

@@ -13,7 +13,7 @@ pub const OUTPUTS: usize = 5;
 /// Hidden units summed together in registers by the first layer.
 const BLOCK: usize = 32;
 /// Inputs the blocked first layer takes (its list of active inputs lives on the stack).
-const MAX_SPARSE_INPUTS: usize = 512;
+const MAX_SPARSE_INPUTS: usize = 256;
 const MAGIC: &[u8; 4] = b"TVNN";
 
 #[derive(Clone, Debug, PartialEq)]
@@ -77,10 +77,10 @@ impl Mlp {
     /// biases). Each hidden unit sums its terms in input order, whichever path
     /// runs, so every path gives the same bits.
     fn add_first_layer(&self, x: &[f32], hidden: &mut [f32]) {
-        let mut active = [(0u32, 0f32); MAX_SPARSE_INPUTS];
         if x.len() > MAX_SPARSE_INPUTS || self.hidden % BLOCK != 0 {
             return self.add_first_layer_by_input(x, hidden);
         }
+        let mut active = [(0u32, 0f32); MAX_SPARSE_INPUTS];
         let mut n = 0;
         for (i, &v) in x.iter().enumerate() {
             if v != 0.0 {
