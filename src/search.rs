@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use crate::bearoff::rolls;
-use crate::eval::{static_evaluation, Evaluation, Evaluator, Source};
+use crate::eval::{exact_evaluation, static_evaluation, Evaluation, Evaluator, Source};
 use crate::movegen::{Move, MoveGen};
 use crate::position::Position;
 
@@ -162,6 +162,42 @@ impl<'a> Worker<'a> {
         (e, exact)
     }
 
+    /// [`Worker::static_eval`] of every position, with the evaluator's share
+    /// (positions neither cached nor exact) asked for in one batch.
+    fn static_evals(&mut self, positions: &[Position]) -> Vec<(Evaluation, bool)> {
+        let mut out = Vec::with_capacity(positions.len());
+        let mut missing = Vec::new();
+        for (k, pos) in positions.iter().enumerate() {
+            self.nodes += 1;
+            let slot = self.cache.slot(pos);
+            if let Some((p, e, exact)) = &self.cache.slots[slot] {
+                if p == pos {
+                    out.push((*e, *exact));
+                    continue;
+                }
+            }
+            if let Some((e, _)) = exact_evaluation(pos, self.config.use_bearoff) {
+                self.cache.slots[slot] = Some((*pos, e, true));
+                out.push((e, true));
+                continue;
+            }
+            out.push((Evaluation::default(), false));
+            missing.push(k);
+        }
+        if !missing.is_empty() {
+            let batch: Vec<Position> = missing.iter().map(|&k| positions[k]).collect();
+            let mut evaluations = Vec::with_capacity(batch.len());
+            self.evaluator.evaluate_batch(&batch, &mut evaluations);
+            for (&k, e) in missing.iter().zip(evaluations) {
+                let e = e.consistent();
+                let slot = self.cache.slot(&positions[k]);
+                self.cache.slots[slot] = Some((positions[k], e, false));
+                out[k] = (e, false);
+            }
+        }
+        out
+    }
+
     /// The value of `pos` for the player on roll, searched `plies` deep.
     fn value(&mut self, pos: &Position, plies: u8) -> Evaluation {
         let (e, exact) = self.static_eval(pos);
@@ -180,13 +216,10 @@ impl<'a> Worker<'a> {
     fn best_play_value(&mut self, pos: &Position, d1: u8, d2: u8, plies: u8) -> Evaluation {
         let mut plays = Vec::with_capacity(32);
         self.movegen.legal_moves(pos, d1, d2, &mut plays);
-        let mut scored: Vec<(Evaluation, Position)> = plays
-            .iter()
-            .map(|m| {
-                let after = m.position.flip();
-                (self.static_eval(&after).0.invert(), after)
-            })
-            .collect();
+        let afters: Vec<Position> = plays.iter().map(|m| m.position.flip()).collect();
+        let evaluations = self.static_evals(&afters);
+        let mut scored: Vec<(Evaluation, Position)> =
+            evaluations.into_iter().zip(afters).map(|((e, _), after)| (e.invert(), after)).collect();
         if plies == 0 {
             return scored.into_iter().map(|(e, _)| e).max_by(|a, b| a.equity().total_cmp(&b.equity())).unwrap();
         }
@@ -272,10 +305,12 @@ pub fn analyze(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position,
     let mut root = Worker::new(evaluator, config);
     let mut plays = Vec::with_capacity(32);
     root.movegen.legal_moves(pos, d1, d2, &mut plays);
+    let afters: Vec<Position> = plays.iter().map(|m| m.position.flip()).collect();
     let mut candidates: Vec<Candidate> = plays
         .iter()
-        .map(|m| {
-            let evaluation = root.static_eval(&m.position.flip()).0.invert();
+        .zip(root.static_evals(&afters))
+        .map(|(m, (e, _))| {
+            let evaluation = e.invert();
             Candidate { play: *m, evaluation, equity: evaluation.equity(), ply: 0 }
         })
         .collect();
@@ -351,6 +386,34 @@ mod tests {
             assert!((c.equity - e.equity()).abs() < 1e-6);
         }
         assert_eq!(r.nodes as usize, r.candidates.len());
+    }
+
+    #[test]
+    fn batched_static_evaluations_match_one_at_a_time() {
+        // Plays of a bear-off race (exact tables), a game-ending roll, and the
+        // same positions again (cache hits), through both paths.
+        let bg = Rules::backgammon();
+        let mut m = [0i64; 25];
+        let mut t = [0i64; 25];
+        m[0] = 1;
+        m[1] = 1;
+        t[5] = 3;
+        t[12] = 2;
+        let race = Position::from_arrays(bg, &m, &t).unwrap();
+        let mut positions = Vec::new();
+        for (pos, d1, d2) in [(Position::start(bg), 6, 1), (race, 2, 1), (race, 5, 3)] {
+            positions.extend(legal_moves(&pos, d1, d2).unwrap().iter().map(|m| m.position.flip()));
+        }
+        positions.extend(positions.clone());
+        let ev = Heuristic::new(Variant::Backgammon);
+        let cfg = config(1, 1);
+        let mut batched = Worker::new(&ev, &cfg);
+        let mut single = Worker::new(&ev, &cfg);
+        let a = batched.static_evals(&positions);
+        let b: Vec<(Evaluation, bool)> = positions.iter().map(|p| single.static_eval(p)).collect();
+        assert_eq!(a, b);
+        assert_eq!(batched.nodes, single.nodes);
+        assert!(a.iter().any(|&(_, exact)| exact) && a.iter().any(|&(_, exact)| !exact));
     }
 
     #[test]

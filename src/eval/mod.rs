@@ -83,7 +83,8 @@ impl Evaluation {
 pub trait Evaluator: Send + Sync {
     fn name(&self) -> String;
     fn evaluate(&self, pos: &Position) -> Evaluation;
-    /// Many positions at once (neural nets will batch; the default loops).
+    /// Many positions at once, in order (a network reuses its buffers over
+    /// the batch; the default loops over [`Evaluator::evaluate`]).
     fn evaluate_batch(&self, positions: &[Position], out: &mut Vec<Evaluation>) {
         out.clear();
         out.extend(positions.iter().map(|p| self.evaluate(p)));
@@ -123,15 +124,21 @@ pub enum Source {
 
 /// The evaluation the search uses: exact where possible, else the evaluator.
 pub fn static_evaluation(evaluator: &dyn Evaluator, pos: &Position, use_bearoff: bool) -> (Evaluation, Source) {
+    exact_evaluation(pos, use_bearoff).unwrap_or_else(|| (evaluator.evaluate(pos).consistent(), Source::Evaluator))
+}
+
+/// The exact part of [`static_evaluation`]: a finished game's result, or a
+/// bear-off from the tables; `None` where only the evaluator can answer.
+pub fn exact_evaluation(pos: &Position, use_bearoff: bool) -> Option<(Evaluation, Source)> {
     if let Some((won, points)) = game_result(pos) {
-        return (final_evaluation(won, points), Source::GameOver);
+        return Some((final_evaluation(won, points), Source::GameOver));
     }
     if use_bearoff {
         if let Some(p) = bearoff::bearoff_probabilities(pos) {
-            return (Evaluation::new(p), Source::Bearoff);
+            return Some((Evaluation::new(p), Source::Bearoff));
         }
     }
-    (evaluator.evaluate(pos).consistent(), Source::Evaluator)
+    None
 }
 
 /// The evaluators by name, for the Python layer and the command line.

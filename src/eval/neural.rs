@@ -52,6 +52,18 @@ impl Evaluator for Network {
             Evaluation::new(self.net.forward(x, hidden))
         })
     }
+
+    fn evaluate_batch(&self, positions: &[Position], out: &mut Vec<Evaluation>) {
+        out.clear();
+        BUFFERS.with(|b| {
+            let (x, hidden) = &mut *b.borrow_mut();
+            x.resize(self.net.inputs, 0.0);
+            out.extend(positions.iter().map(|pos| {
+                encode(pos, x);
+                Evaluation::new(self.net.forward(x, hidden))
+            }));
+        })
+    }
 }
 
 #[cfg(test)]
@@ -67,5 +79,21 @@ mod tests {
             assert!(e.win > 0.4 && e.win < 0.8, "{:?} {e:?}", rules.variant);
             assert!(e.win_gammon < e.win && e.lose_gammon < 1.0 - e.win + 0.05);
         }
+    }
+
+    #[test]
+    fn a_batch_gives_the_same_bits_as_one_position_at_a_time() {
+        let rules = Rules::backgammon();
+        let start = Position::start(rules);
+        let mut plays = Vec::new();
+        crate::movegen::MoveGen::new().legal_moves(&start, 6, 4, &mut plays);
+        let mut positions: Vec<Position> = plays.iter().map(|m| m.position.flip()).collect();
+        positions.push(start);
+        assert!(positions.len() > 10);
+        let net = Network::shipped(rules.variant);
+        let mut batch = vec![Evaluation::default(); 3];
+        net.evaluate_batch(&positions, &mut batch);
+        let one_by_one: Vec<Evaluation> = positions.iter().map(|p| net.evaluate(p)).collect();
+        assert_eq!(batch, one_by_one);
     }
 }
