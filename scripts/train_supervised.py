@@ -30,6 +30,7 @@ import hashlib
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -88,21 +89,27 @@ def candidates(net: bytes, boards: np.ndarray, args: argparse.Namespace, seed: i
     return out
 
 
-def label(net: bytes, boards: np.ndarray, args: argparse.Namespace, tag: str) -> np.ndarray:
-    path = args.data / f"{tag}-labels-ply{args.ply}.npy"
+def labels_in_chunks(path: Path, boards: np.ndarray, chunk: int, label_part: Callable[[np.ndarray, int], bytes]) -> np.ndarray:
+    """The five probabilities of every board, `label_part(boards, offset)` a
+    chunk at a time under a progress bar; kept in `path` and reused from there."""
     if path.exists():
         return np.load(path)
     start = time.perf_counter()
-    chunk = 10_000 if args.ply <= 1 else 1_000
     parts = []
     for k in range(0, len(boards), chunk):
         part = boards[k : k + chunk]
-        raw = _core.nn_label(net, args.variant, part.tobytes(), args.ply, args.threads)
-        parts.append(np.frombuffer(raw, dtype=np.float32).reshape(-1, 5))
+        parts.append(np.frombuffer(label_part(part, k), dtype=np.float32).reshape(-1, 5))
         progress("labels", k + len(part), len(boards), start)
     labels = np.concatenate(parts)
     np.save(path, labels)
     return labels
+
+
+def label(net: bytes, boards: np.ndarray, args: argparse.Namespace, tag: str) -> np.ndarray:
+    return labels_in_chunks(
+        args.data / f"{tag}-labels-ply{args.ply}.npy", boards, 10_000 if args.ply <= 1 else 1_000,
+        lambda part, _k: _core.nn_label(net, args.variant, part.tobytes(), args.ply, args.threads),
+    )
 
 
 def main() -> int:

@@ -9,6 +9,7 @@
 //! usual variance reduction), so a rollout gives the same answer on any number
 //! of threads.
 
+use crate::bearoff::bearoff_probabilities;
 use crate::movegen::MoveGen;
 use crate::eval::{final_evaluation, game_result};
 use crate::nn::td::play_roll;
@@ -26,10 +27,23 @@ pub struct RolloutResult {
     pub trials: usize,
 }
 
-/// The outcome of one trial for the player on roll in `start`.
-fn trial(net: &Mlp, start: &Position, first_roll: usize, rng: &mut SplitMix, gen: &mut MoveGen) -> [f32; OUTPUTS] {
+/// The outcome of one trial for the player on roll in `start`. With
+/// `exact_bearoff` a trial stops as soon as the bear-off tables cover the
+/// position and scores their exact probabilities: the same expectation with
+/// the dice of the bear-off left out of the noise.
+fn trial(
+    net: &Mlp,
+    start: &Position,
+    first_roll: usize,
+    rng: &mut SplitMix,
+    gen: &mut MoveGen,
+    exact_bearoff: bool,
+) -> [f32; OUTPUTS] {
     if let Some((mover_won, points)) = game_result(start) {
         return final_evaluation(mover_won, points).to_array();
+    }
+    if let Some(exact) = exact_bearoff.then(|| bearoff_probabilities(start)).flatten() {
+        return exact;
     }
     let mut moves = Vec::with_capacity(64);
     let mut pos = *start;
@@ -48,6 +62,9 @@ fn trial(net: &Mlp, start: &Position, first_roll: usize, rng: &mut SplitMix, gen
         }
         pos = outcome.next;
         starter_on_roll = !starter_on_roll;
+        if let Some(exact) = exact_bearoff.then(|| bearoff_probabilities(&pos)).flatten() {
+            return if starter_on_roll { exact } else { invert(&exact) };
+        }
     }
     // Unreachable in practice (games end); count it as even.
     [0.5, 0.0, 0.0, 0.0, 0.0]
@@ -65,7 +82,7 @@ pub fn rollout(net: &Mlp, start: &Position, trials: usize, seed: u64, threads: u
                         .step_by(threads)
                         .map(|t| {
                             let mut rng = SplitMix::new(seed ^ (t as u64).wrapping_mul(0xA24B_AED4_963E_E407));
-                            (t, trial(net, start, t % 36, &mut rng, &mut gen))
+                            (t, trial(net, start, t % 36, &mut rng, &mut gen, false))
                         })
                         .collect::<Vec<_>>()
                 })
@@ -77,6 +94,45 @@ pub fn rollout(net: &Mlp, start: &Position, trials: usize, seed: u64, threads: u
         all.into_iter().map(|(_, o)| o).collect()
     });
     summarize(&outcomes)
+}
+
+/// Training labels: each position's mean outcome over `trials` rollouts
+/// (stratified first roll), every trial stopped at the exact bear-off tables.
+/// The positions are shared out over `threads`; trial `t` of position `k`
+/// has its own dice, so the labels do not depend on the thread count.
+pub fn rollout_labels(net: &Mlp, positions: &[Position], trials: usize, seed: u64, threads: usize) -> Vec<[f32; OUTPUTS]> {
+    let threads = threads.max(1).min(positions.len().max(1));
+    let label = |k: usize, gen: &mut MoveGen| {
+        let mut sum = [0f64; OUTPUTS];
+        for t in 0..trials {
+            let stream = ((k as u64) << 24 | t as u64).wrapping_mul(0xA24B_AED4_963E_E407);
+            let mut rng = SplitMix::new(seed ^ stream);
+            let o = trial(net, &positions[k], t % 36, &mut rng, gen, true);
+            for (s, v) in sum.iter_mut().zip(o) {
+                *s += v as f64;
+            }
+        }
+        // Exact bear-off values can stray past 0 or 1 by a rounding error.
+        sum.map(|s| ((s / trials.max(1) as f64) as f32).clamp(0.0, 1.0))
+    };
+    let mut labels = vec![[0f32; OUTPUTS]; positions.len()];
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|i| {
+                let label = &label;
+                scope.spawn(move || {
+                    let mut gen = MoveGen::new();
+                    (i..positions.len()).step_by(threads).map(|k| (k, label(k, &mut gen))).collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for h in handles {
+            for (k, l) in h.join().expect("a rollout trial does not panic") {
+                labels[k] = l;
+            }
+        }
+    });
+    labels
 }
 
 fn summarize(outcomes: &[[f32; OUTPUTS]]) -> RolloutResult {
@@ -109,6 +165,33 @@ mod tests {
         assert_eq!(one.trials, 72);
         let p = one.probabilities;
         assert!(p[1] <= p[0] && p[2] <= p[1] && p[4] <= p[3] && p[3] <= 1.0 - p[0] + 1e-6);
+    }
+
+    #[test]
+    fn rollout_labels_stop_at_exact_bearoffs_and_ignore_threads() {
+        let bg = Rules::backgammon();
+        let net = Mlp::new(crate::nn::encoding::input_count(crate::Variant::Backgammon), 8, 3);
+        // A bear-off: the label is the table's, whatever the net.
+        let mut mine = [0i64; 25];
+        mine[2] = 3;
+        let mut theirs = [0i64; 25];
+        theirs[4] = 2;
+        let bearoff = Position::from_arrays(bg, &mine, &theirs).unwrap();
+        // A race one roll or more from the tables (my back checker on my 9
+        // point; 18 pips against 10, so I am the underdog).
+        mine[8] = 1;
+        let race = Position::from_arrays(bg, &mine, &theirs).unwrap();
+        let positions = [bearoff, race, Position::start(bg)];
+        let one = rollout_labels(&net, &positions, 36, 9, 1);
+        assert_eq!(one, rollout_labels(&net, &positions, 36, 9, 3));
+        assert_eq!(one[0], bearoff_probabilities(&bearoff).unwrap());
+        // The race's label averages exact values one or two rolls on: close to,
+        // but not the same as, a full rollout's 0/1 outcomes.
+        let full = rollout(&net, &race, 36, 9, 1).probabilities;
+        assert!(one[1][0] > 0.05 && (one[1][0] - full[0]).abs() < 0.2, "{:?} {full:?}", one[1]);
+        assert!(one[1].iter().any(|p| p.fract() != 0.0 && *p != 0.5));
+        let p = one[2];
+        assert!(p[0] > 0.2 && p[0] < 0.8 && p[1] <= p[0] && p[3] <= 1.0 - p[0] + 1e-6);
     }
 
     #[test]

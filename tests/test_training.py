@@ -183,3 +183,52 @@ def test_snapshots_average_into_a_working_network(small_net: bytes, tmp_path: Pa
     assert bad.returncode == 2 and "network 1 has a different shape" in bad.stderr
     bad = subprocess.run(average + ["--last", "5", str(snaps), "--out", str(out)], capture_output=True, text=True)
     assert bad.returncode == 2 and "3 snapshots, fewer than --last 5" in bad.stderr
+
+
+def test_rollout_labels_are_probabilities_exact_in_bear_offs_and_reproducible(small_net: bytes) -> None:
+    bearoff = Position.from_arrays("backgammon", [0, 0, 3] + [0] * 22, [0, 0, 0, 0, 2] + [0] * 20)
+    boards = np.concatenate([np.array(bearoff.to_arrays(), dtype=np.int8)[None], np.frombuffer(
+        _core.nn_selfplay_flat(small_net, "backgammon", 20, 3), dtype=np.int8).reshape(-1, 2, 25)])
+    one = np.frombuffer(_core.nn_rollout_labels(small_net, "backgammon", boards.tobytes(), 8, 5, 1), dtype="<f4")
+    two = np.frombuffer(_core.nn_rollout_labels(small_net, "backgammon", boards.tobytes(), 8, 5, 2), dtype="<f4")
+    assert np.array_equal(one, two)
+    labels = one.reshape(-1, 5)
+    assert labels.shape == (21, 5) and ((labels >= 0) & (labels <= 1)).all()
+    assert (labels[:, 1] <= labels[:, 0] + 1e-6).all()
+    # The bear-off's label is the exact table's, however bad the network.
+    exact = tavla_engine_probabilities(bearoff)
+    np.testing.assert_allclose(labels[0], exact, atol=1e-6)
+    with pytest.raises(ValueError, match="trials must be 1"):
+        _core.nn_rollout_labels(small_net, "backgammon", boards.tobytes(), 0, 5)
+    with pytest.raises(ValueError, match="shape"):
+        _core.nn_rollout_labels(small_net, "backgammon", boards.tobytes()[:-1], 4, 5)
+
+
+def tavla_engine_probabilities(pos: Position) -> list[float]:
+    import tavla
+
+    e = tavla.Engine("backgammon", 0).evaluate(pos)
+    return [e.win, e.win_gammon, e.win_backgammon, e.lose_gammon, e.lose_backgammon]
+
+
+def test_race_script_trains_a_race_network_the_engine_plays(small_net: bytes, tmp_path: Path) -> None:
+    import tavla
+
+    contact = tmp_path / "contact.tnn"
+    contact.write_bytes(small_net)
+    out = tmp_path / "race.tnn"
+    cmd = [
+        sys.executable, str(ROOT / "scripts" / "train_race.py"), "--network", str(contact),
+        "--selfplay", "3000", "--trials", "4", "--epochs", "2", "--seed", "2",
+        "--data", str(tmp_path / "data"), "--out", str(out),
+    ]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "races to learn among 3000" in run.stdout and "held-out mse" in run.stdout
+    race = out.read_bytes()
+    assert race != small_net and len(race) == len(small_net)
+    # A contact network and a race network from files, as one player.
+    result = tavla.duel("backgammon", f"network={contact},{out}:0", f"network={contact}:0", games=10, seed=1)
+    assert result.games == 10
+    with pytest.raises(ValueError, match="missing.tnn"):
+        tavla.duel("backgammon", f"network={contact},{tmp_path / 'missing.tnn'}:0", "pips:0", games=2)

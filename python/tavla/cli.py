@@ -101,7 +101,10 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def add_duel_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("player0", help="random, network[:PLY], heuristic[:PLY], pubeval[:PLY], pips[:PLY] or gnubg[:PLY]")
+    p.add_argument(
+        "player0",
+        help="random, network[:PLY], network=FILE.tnn[,RACE.tnn][:PLY] (weights files: a network, or a contact and a race network), heuristic[:PLY], pubeval[:PLY], pips[:PLY] or gnubg[:PLY]",
+    )
     p.add_argument("player1", help="the opponent, in the same form")
     p.add_argument("--variant", default="backgammon", choices=tavla.VARIANTS)
     p.add_argument("--games", type=int, default=100, help="games (rounded up to duplicate pairs)")

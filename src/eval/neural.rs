@@ -1,4 +1,6 @@
-//! The shipped neural network of a variant as an [`Evaluator`].
+//! The shipped neural network of a variant as an [`Evaluator`]: in backgammon
+//! a contact network and a race network, the race one judging every position
+//! where contact is broken for good.
 
 use std::cell::RefCell;
 
@@ -11,27 +13,48 @@ use crate::variant::Variant;
 
 pub struct Network {
     net: Mlp,
+    /// The network for pure races, where the variant has one (backgammon).
+    race: Option<Mlp>,
     name: String,
 }
 
 impl Network {
     pub fn shipped(variant: Variant) -> Network {
-        Network { net: shipped::network(variant).clone(), name: "network".into() }
+        Network { net: shipped::network(variant).clone(), race: shipped::race_network(variant).cloned(), name: "network".into() }
     }
 
     /// A network being trained, under a name of its own.
     pub fn from_mlp(net: Mlp, name: &str) -> Network {
-        Network { net, name: name.into() }
+        Network { net, race: None, name: name.into() }
     }
 
     /// A network from a weights file (for comparing training runs), checked
-    /// against the variant's input encoding.
+    /// against the variant's input encoding; `CONTACT.tnn,RACE.tnn` adds a
+    /// network for pure races.
     pub fn from_file(path: &str, variant: Variant) -> Result<Network> {
-        let bytes = std::fs::read(path).map_err(|e| Error::new(format!("cannot read network file {path:?}: {e}")))?;
-        let net = Mlp::from_bytes(&bytes)?;
-        crate::nn::encoding::check_inputs(&net, variant, &format!("network file {path:?}"))?;
-        Ok(Network { net, name: format!("network={path}") })
+        let (contact, race) = match path.split_once(',') {
+            Some((contact, race)) => (contact, Some(race)),
+            None => (path, None),
+        };
+        let race = race.map(|race| read_network(race, variant)).transpose()?;
+        Ok(Network { net: read_network(contact, variant)?, race, name: format!("network={path}") })
     }
+
+    /// The network that judges `pos`.
+    #[inline]
+    fn net_for(&self, pos: &Position) -> &Mlp {
+        match &self.race {
+            Some(race) if pos.is_race() => race,
+            _ => &self.net,
+        }
+    }
+}
+
+fn read_network(path: &str, variant: Variant) -> Result<Mlp> {
+    let bytes = std::fs::read(path).map_err(|e| Error::new(format!("cannot read network file {path:?}: {e}")))?;
+    let net = Mlp::from_bytes(&bytes)?;
+    crate::nn::encoding::check_inputs(&net, variant, &format!("network file {path:?}"))?;
+    Ok(net)
 }
 
 thread_local! {
@@ -49,7 +72,7 @@ impl Evaluator for Network {
             let (x, hidden) = &mut *b.borrow_mut();
             x.resize(self.net.inputs, 0.0);
             encode(pos, x);
-            Evaluation::new(self.net.forward(x, hidden))
+            Evaluation::new(self.net_for(pos).forward(x, hidden))
         })
     }
 
@@ -60,7 +83,7 @@ impl Evaluator for Network {
             x.resize(self.net.inputs, 0.0);
             out.extend(positions.iter().map(|pos| {
                 encode(pos, x);
-                Evaluation::new(self.net.forward(x, hidden))
+                Evaluation::new(self.net_for(pos).forward(x, hidden))
             }));
         })
     }
@@ -70,6 +93,7 @@ impl Evaluator for Network {
 mod tests {
     use super::*;
     use crate::variant::Rules;
+    use crate::Variant;
 
     #[test]
     fn shipped_networks_give_sensible_probabilities() {
@@ -79,6 +103,52 @@ mod tests {
             assert!(e.win > 0.4 && e.win < 0.8, "{:?} {e:?}", rules.variant);
             assert!(e.win_gammon < e.win && e.lose_gammon < 1.0 - e.win + 0.05);
         }
+    }
+
+    #[test]
+    fn the_race_network_judges_races_and_only_races() {
+        let bg = Rules::backgammon();
+        let contact = shipped::network(Variant::Backgammon).clone();
+        let race_net = Mlp::new(contact.inputs, 8, 5);
+        let net = Network { net: contact.clone(), race: Some(race_net.clone()), name: "test".into() };
+        let mut mine = [0i64; 25];
+        let mut theirs = [0i64; 25];
+        mine[8] = 10;
+        mine[2] = 5;
+        theirs[10] = 15;
+        let race = Position::from_arrays(bg, &mine, &theirs).unwrap();
+        assert!(race.is_race());
+        let start = Position::start(bg);
+        let mut x = vec![0.0; contact.inputs];
+        let mut by = |mlp: &Mlp, pos: &Position| {
+            encode(pos, &mut x);
+            Evaluation::new(mlp.evaluate(&x))
+        };
+        assert_eq!(net.evaluate(&race), by(&race_net, &race));
+        assert_eq!(net.evaluate(&start), by(&contact, &start));
+        let mut batch = Vec::new();
+        net.evaluate_batch(&[start, race], &mut batch);
+        assert_eq!(batch, vec![net.evaluate(&start), net.evaluate(&race)]);
+        // The shipped engine has one for backgammon only.
+        assert!(Network::shipped(Variant::Backgammon).race.is_some());
+        assert!(Network::shipped(Variant::Nardy).race.is_none());
+    }
+
+    #[test]
+    fn a_file_pair_names_a_contact_and_a_race_network() {
+        let dir = std::env::temp_dir().join(format!("tavla-race-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("c.tnn");
+        std::fs::write(&path, shipped::network(Variant::Backgammon).to_bytes()).unwrap();
+        let p = path.to_str().unwrap();
+        let pair = Network::from_file(&format!("{p},{p}"), Variant::Backgammon).unwrap();
+        assert!(pair.race.is_some());
+        assert!(Network::from_file(p, Variant::Backgammon).unwrap().race.is_none());
+        let err = Network::from_file(&format!("{p},{p}.missing"), Variant::Backgammon).err().unwrap().to_string();
+        assert!(err.contains("c.tnn.missing"), "{err}");
+        let err = Network::from_file(p, Variant::Nardy).err().unwrap().to_string();
+        assert!(err.contains("c.tnn"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The trained networks, compiled into the library from `weights/`.
 //!
-//! `weights/<variant>.tnn` are produced by `python scripts/train_td.py`
-//! (see benches/README.md for the exact commands and seeds).
+//! `weights/<variant>.tnn` are produced by `python scripts/train_td.py`,
+//! `weights/backgammon-race.tnn` by `python scripts/train_race.py` (see
+//! benches/README.md for the exact commands and seeds).
 
 use crate::nn::Mlp;
 use crate::variant::Variant;
@@ -10,6 +11,8 @@ use std::sync::OnceLock;
 static BACKGAMMON: &[u8] = include_bytes!("../../weights/backgammon.tnn");
 static NARDY: &[u8] = include_bytes!("../../weights/nardy.tnn");
 static GULBARA: &[u8] = include_bytes!("../../weights/gulbara.tnn");
+/// Backgammon's race network, from `python scripts/train_race.py`.
+static BACKGAMMON_RACE: &[u8] = include_bytes!("../../weights/backgammon-race.tnn");
 
 /// The shipped network for a variant (parsed once).
 pub fn network(variant: Variant) -> &'static Mlp {
@@ -21,5 +24,15 @@ pub fn network(variant: Variant) -> &'static Mlp {
         Variant::Backgammon => &nets[0],
         Variant::Nardy => &nets[1],
         Variant::GulBara => &nets[2],
+    }
+}
+
+/// The shipped network for pure races, where a variant has one (backgammon:
+/// the nardy games judge races well enough with their one network).
+pub fn race_network(variant: Variant) -> Option<&'static Mlp> {
+    static RACE: OnceLock<Mlp> = OnceLock::new();
+    match variant {
+        Variant::Backgammon => Some(RACE.get_or_init(|| Mlp::from_bytes(BACKGAMMON_RACE).expect("shipped weights are valid"))),
+        Variant::Nardy | Variant::GulBara => None,
     }
 }

@@ -118,10 +118,15 @@ fn selfplay_positions(
     Ok(positions.into_iter().map(|inner| super::PyPosition { inner }).collect())
 }
 
-/// The shipped network's five probabilities for the player on roll (0-ply).
+/// The shipped networks' five probabilities for the player on roll (0-ply,
+/// without the bear-off tables): the race network's in a backgammon race.
 #[pyfunction]
 fn network_probabilities(position: &super::PyPosition) -> [f32; 5] {
-    let net = crate::nn::shipped::network(position.inner.variant());
+    let variant = position.inner.variant();
+    let net = match crate::nn::shipped::race_network(variant) {
+        Some(race) if position.inner.is_race() => race,
+        _ => crate::nn::shipped::network(variant),
+    };
     crate::nn::td::NetPlayer::new(net).probabilities(&position.inner)
 }
 
@@ -215,6 +220,34 @@ fn nn_label<'py>(
     Ok(PyBytes::new(py, &bytes))
 }
 
+/// Rollout labels of flat boards: float32 bytes, the five mean outcomes per
+/// position over `trials` rollouts by the network at 0-ply, each trial stopped
+/// at the exact bear-off tables.
+#[pyfunction]
+#[pyo3(signature = (network, variant, boards, trials, seed, threads = 0, **rules))]
+#[allow(clippy::too_many_arguments)]
+fn nn_rollout_labels<'py>(
+    py: Python<'py>,
+    network: &[u8],
+    variant: &str,
+    boards: &[u8],
+    trials: usize,
+    seed: u64,
+    threads: usize,
+    rules: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    if trials == 0 || trials > 1_000_000 {
+        return Err(PyValueError::new_err(format!("trials must be 1 to 1,000,000, not {trials}")));
+    }
+    let rules = rules_from_kwargs(variant, rules)?;
+    let net = network_for(network, rules.variant)?;
+    let positions = positions_from_flat(rules, boards)?;
+    let threads = crate::threads_or_all_cores(threads);
+    let labels = py.allow_threads(|| crate::rollout::rollout_labels(&net, &positions, trials, seed, threads));
+    let bytes: Vec<u8> = labels.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
+    Ok(PyBytes::new(py, &bytes))
+}
+
 /// Trains a network on labelled positions; the new bytes and the mean squared
 /// error of each epoch.
 #[pyfunction]
@@ -269,5 +302,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nn_label, m)?)?;
     m.add_function(wrap_pyfunction!(nn_train_supervised, m)?)?;
     m.add_function(wrap_pyfunction!(nn_error, m)?)?;
+    m.add_function(wrap_pyfunction!(nn_rollout_labels, m)?)?;
     Ok(())
 }

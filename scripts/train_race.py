@@ -1,0 +1,111 @@
+"""The backgammon race network: supervised on rollouts of race positions.
+
+    python scripts/train_race.py --selfplay 1000000 --trials 72 --seed 1 \\
+        --epochs 60 --rate 0.5 --rate-end 0.005 --out weights/backgammon-race.tnn
+
+Once contact is broken a backgammon game is a pure race, and a network
+trained on the whole game judges races loosely (see "Where the backgammon
+network loses" in benches/README.md). Races are cheap to roll out well: the
+game is short and its end is covered exactly by the bear-off tables. So:
+
+1. play --selfplay positions by self-play of the contact network (one play in
+   ten random) and keep the races that the bear-off tables do not cover;
+2. label each by --trials rollouts of the contact network at 0-ply
+   (stratified first roll), every trial stopped and scored exactly once the
+   bear-off tables cover it (all cores);
+3. train a copy of the contact network (same inputs, so it starts from what
+   that net knows of races) on the labels, holding a tenth back, and report
+   the held-out error of both networks.
+
+The engine then evaluates races with this network and everything else with
+the contact network. Positions and labels go to data/ (ignored by git),
+named by the settings; a second run with the same settings reuses them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import tavla
+from tavla import _core
+from train_supervised import labels_in_chunks  # this folder is on the path when a script runs
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data"
+
+
+def is_race_to_learn(row: np.ndarray) -> bool:
+    """A race (no contact can come again) that is not yet a bear-off of both sides."""
+    both_home = row[0][6:].sum() == 0 and row[1][6:].sum() == 0
+    return not both_home and tavla.Position.from_arrays("backgammon", row[0].tolist(), row[1].tolist()).is_race()
+
+
+def race_positions(net: bytes, args: argparse.Namespace, tag: str) -> np.ndarray:
+    path = args.data / f"{tag}-races.npy"
+    if path.exists():
+        return np.load(path)
+    start = time.perf_counter()
+    flat = _core.nn_selfplay_flat(net, "backgammon", args.selfplay, args.seed)
+    boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
+    races = boards[[is_race_to_learn(b) for b in boards]]
+    print(f"  {len(races)} races to learn among {len(boards)} self-play positions ({time.perf_counter() - start:.0f}s)")
+    np.save(path, races)
+    return races
+
+
+def rollout_labels(net: bytes, races: np.ndarray, args: argparse.Namespace, tag: str) -> np.ndarray:
+    return labels_in_chunks(
+        args.data / f"{tag}-t{args.trials}-labels.npy", races, 2_000,
+        lambda part, k: _core.nn_rollout_labels(
+            net, "backgammon", part.tobytes(), args.trials, args.seed * 1_000_003 + k, args.threads
+        ),
+    )
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--network", type=Path, default=ROOT / "weights" / "backgammon.tnn", help="the contact network")
+    p.add_argument("--selfplay", type=int, default=1_000_000, help="self-play positions to draw the races from")
+    p.add_argument("--trials", type=int, default=72, help="rollouts per race position")
+    p.add_argument("--epochs", type=int, default=60)
+    p.add_argument("--rate", type=float, default=0.5)
+    p.add_argument("--rate-end", type=float, default=0.005)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--threads", type=int, default=0, help="rollout threads (0 = all cores)")
+    p.add_argument("--data", type=Path, default=DATA, help="where positions and labels are kept")
+    p.add_argument("--out", type=Path, required=True)
+    args = p.parse_args()
+
+    args.data.mkdir(parents=True, exist_ok=True)
+    net = args.network.read_bytes()
+    start = time.perf_counter()
+    tag = f"backgammon-{hashlib.sha256(net).hexdigest()[:12]}-n{args.selfplay}-s{args.seed}"
+    races = race_positions(net, args, tag)
+    # Labels kept by an older build could stray past 0 by a rounding error.
+    labels = np.clip(rollout_labels(net, races, args, tag), 0.0, 1.0)
+    held = len(races) // 10
+    train_b, train_t = races[held:], labels[held:]
+    held_b, held_t = races[:held].tobytes(), labels[:held].astype("<f4").tobytes()
+    before = _core.nn_error(net, "backgammon", held_b, held_t)
+    race_net, losses = _core.nn_train_supervised(
+        net, "backgammon", train_b.tobytes(), train_t.astype("<f4").tobytes(),
+        args.epochs, args.rate, args.rate_end, args.seed,
+    )
+    after = _core.nn_error(race_net, "backgammon", held_b, held_t)
+    epochs = " ".join(f"{x:.5f}" for x in losses)
+    print(f"  train mse by epoch {epochs}")
+    print(f"  held-out mse ({held} races): contact network {before:.5f}, race network {after:.5f}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_bytes(race_net)
+    print(f"wrote {args.out} ({len(race_net)} bytes) in {time.perf_counter() - start:.0f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
