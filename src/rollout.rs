@@ -1,5 +1,6 @@
-//! Cubeless rollouts: play a position out to the end many times with a
-//! network choosing every play at 0-ply, and average the results.
+//! Cubeless rollouts: play a position out to the end many times with the
+//! networks choosing every play at 0-ply (in backgammon the race network once
+//! contact is broken, as the engine), and average the results.
 //!
 //! Gul bara doubles cascade (the position is taken to be past the game's
 //! first `cascade_after_rolls` rolls), played as in self-play training.
@@ -12,7 +13,7 @@
 use crate::bearoff::bearoff_probabilities;
 use crate::movegen::MoveGen;
 use crate::eval::{final_evaluation, game_result};
-use crate::nn::td::play_roll;
+use crate::nn::td::{play_roll, Nets};
 use crate::nn::{equity, invert, Mlp, SplitMix, OUTPUTS};
 use crate::position::Position;
 use crate::variant::Variant;
@@ -32,7 +33,7 @@ pub struct RolloutResult {
 /// position and scores their exact probabilities: the same expectation with
 /// the dice of the bear-off left out of the noise.
 fn trial(
-    net: &Mlp,
+    nets: Nets,
     start: &Position,
     first_roll: usize,
     rng: &mut SplitMix,
@@ -55,7 +56,7 @@ fn trial(
         } else {
             (rng.die(), rng.die())
         };
-        let outcome = play_roll(net, gen, &mut moves, &pos, (d1, d2), gul_bara && d1 == d2);
+        let outcome = play_roll(nets, gen, &mut moves, &pos, (d1, d2), gul_bara && d1 == d2);
         if outcome.finished.is_some() {
             // `target` is then the outcome for the player who rolled.
             return if starter_on_roll { outcome.target } else { invert(&outcome.target) };
@@ -71,7 +72,7 @@ fn trial(
 }
 
 /// Rolls `start` out `trials` times on `threads` threads.
-pub fn rollout(net: &Mlp, start: &Position, trials: usize, seed: u64, threads: usize) -> RolloutResult {
+pub fn rollout(nets: Nets, start: &Position, trials: usize, seed: u64, threads: usize) -> RolloutResult {
     let threads = threads.max(1).min(trials.max(1));
     let outcomes: Vec<[f32; OUTPUTS]> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
@@ -82,7 +83,7 @@ pub fn rollout(net: &Mlp, start: &Position, trials: usize, seed: u64, threads: u
                         .step_by(threads)
                         .map(|t| {
                             let mut rng = SplitMix::new(seed ^ (t as u64).wrapping_mul(0xA24B_AED4_963E_E407));
-                            (t, trial(net, start, t % 36, &mut rng, &mut gen, false))
+                            (t, trial(nets, start, t % 36, &mut rng, &mut gen, false))
                         })
                         .collect::<Vec<_>>()
                 })
@@ -107,7 +108,7 @@ pub fn rollout_labels(net: &Mlp, positions: &[Position], trials: usize, seed: u6
         for t in 0..trials {
             let stream = ((k as u64) << 24 | t as u64).wrapping_mul(0xA24B_AED4_963E_E407);
             let mut rng = SplitMix::new(seed ^ stream);
-            let o = trial(net, &positions[k], t % 36, &mut rng, gen, true);
+            let o = trial(Nets::one(net), &positions[k], t % 36, &mut rng, gen, true);
             for (s, v) in sum.iter_mut().zip(o) {
                 *s += v as f64;
             }
@@ -159,8 +160,8 @@ mod tests {
     fn same_answer_on_any_number_of_threads() {
         let net = Mlp::new(crate::nn::encoding::input_count(crate::Variant::Nardy), 8, 1);
         let start = Position::start(Rules::nardy());
-        let one = rollout(&net, &start, 72, 5, 1);
-        let three = rollout(&net, &start, 72, 5, 3);
+        let one = rollout(Nets::one(&net), &start, 72, 5, 1);
+        let three = rollout(Nets::one(&net), &start, 72, 5, 3);
         assert_eq!(one, three);
         assert_eq!(one.trials, 72);
         let p = one.probabilities;
@@ -187,11 +188,32 @@ mod tests {
         assert_eq!(one[0], bearoff_probabilities(&bearoff).unwrap());
         // The race's label averages exact values one or two rolls on: close to,
         // but not the same as, a full rollout's 0/1 outcomes.
-        let full = rollout(&net, &race, 36, 9, 1).probabilities;
+        let full = rollout(Nets::one(&net), &race, 36, 9, 1).probabilities;
         assert!(one[1][0] > 0.05 && (one[1][0] - full[0]).abs() < 0.2, "{:?} {full:?}", one[1]);
         assert!(one[1].iter().any(|p| p.fract() != 0.0 && *p != 0.5));
         let p = one[2];
         assert!(p[0] > 0.2 && p[0] < 0.8 && p[1] <= p[0] && p[3] <= 1.0 - p[0] + 1e-6);
+    }
+
+    #[test]
+    fn races_roll_out_with_the_race_network() {
+        let inputs = crate::nn::encoding::input_count(crate::Variant::Backgammon);
+        let (contact, race_net) = (Mlp::new(inputs, 8, 4), Mlp::new(inputs, 8, 6));
+        let mut mine = [0i64; 25];
+        let mut theirs = [0i64; 25];
+        mine[9] = 8;
+        mine[10] = 7;
+        theirs[11] = 15; // their 12 point: my 13, behind all of mine (157 pips against 180)
+        let race = Position::from_arrays(Rules::backgammon(), &mine, &theirs).unwrap();
+        assert!(race.is_race());
+        let both = Nets { contact: &contact, race: Some(&race_net) };
+        let with_both = rollout(both, &race, 36, 2, 1);
+        // A race stays a race: every play is the race network's.
+        assert_eq!(with_both, rollout(Nets::one(&race_net), &race, 36, 2, 1));
+        assert_ne!(with_both, rollout(Nets::one(&contact), &race, 36, 2, 1));
+        // Before contact breaks, the contact network plays.
+        let start = Position::start(Rules::backgammon());
+        assert_ne!(rollout(both, &start, 36, 2, 1), rollout(Nets::one(&race_net), &start, 36, 2, 1));
     }
 
     #[test]
@@ -203,7 +225,7 @@ mod tests {
         theirs[0] = 1;
         let pos = Position::from_arrays(Rules::backgammon(), &mine, &theirs).unwrap();
         let net = Mlp::new(crate::nn::encoding::input_count(crate::Variant::Backgammon), 4, 2);
-        let r = rollout(&net, &pos, 36, 1, 2);
+        let r = rollout(Nets::one(&net), &pos, 36, 1, 2);
         assert_eq!(r.probabilities, [1.0, 0.0, 0.0, 0.0, 0.0]);
         assert_eq!(r.equity, 1.0);
         assert_eq!(r.equity_error, 0.0);

@@ -33,16 +33,47 @@ pub fn outcome_points(o: &[f32; OUTPUTS]) -> f32 {
     equity(o)
 }
 
+/// The networks a 0-ply player judges with: a contact network and, in
+/// backgammon, optionally one for pure races (as the engine's evaluator).
+#[derive(Clone, Copy)]
+pub struct Nets<'a> {
+    pub contact: &'a Mlp,
+    pub race: Option<&'a Mlp>,
+}
+
+impl<'a> Nets<'a> {
+    /// One network for every position (training plays with these).
+    pub fn one(net: &'a Mlp) -> Nets<'a> {
+        Nets { contact: net, race: None }
+    }
+
+    /// The shipped networks of a variant.
+    pub fn shipped(variant: crate::variant::Variant) -> Nets<'static> {
+        Nets { contact: crate::nn::shipped::network(variant), race: crate::nn::shipped::race_network(variant) }
+    }
+
+    fn for_position(&self, pos: &Position) -> &'a Mlp {
+        match self.race {
+            Some(race) if pos.is_race() => race,
+            _ => self.contact,
+        }
+    }
+}
+
 /// Evaluates positions with a network, reusing its buffers.
 pub struct NetPlayer<'a> {
-    pub net: &'a Mlp,
+    nets: Nets<'a>,
     x: Vec<f32>,
     hidden: Vec<f32>,
 }
 
 impl<'a> NetPlayer<'a> {
     pub fn new(net: &'a Mlp) -> NetPlayer<'a> {
-        NetPlayer { net, x: vec![0.0; net.inputs], hidden: Vec::with_capacity(net.hidden) }
+        NetPlayer::with_nets(Nets::one(net))
+    }
+
+    pub fn with_nets(nets: Nets<'a>) -> NetPlayer<'a> {
+        NetPlayer { nets, x: vec![0.0; nets.contact.inputs], hidden: Vec::with_capacity(nets.contact.hidden) }
     }
 
     /// The five probabilities for the player on roll in `pos`.
@@ -51,7 +82,7 @@ impl<'a> NetPlayer<'a> {
             return final_evaluation(mover_won, points).to_array();
         }
         encode(pos, &mut self.x);
-        self.net.forward(&self.x, &mut self.hidden)
+        self.nets.for_position(pos).forward(&self.x, &mut self.hidden)
     }
 
     /// The probabilities the engine's 0-ply uses: exact from the bear-off
@@ -139,7 +170,7 @@ impl TdTrainer {
             let (d1, d2) = (self.rng.die(), self.rng.die());
             let cascade =
                 self.rules.variant == Variant::GulBara && d1 == d2 && roll >= self.rules.cascade_after_rolls as u32;
-            let turn = play_roll(&self.net, &mut self.gen, &mut self.moves, &pos, (d1, d2), cascade);
+            let turn = play_roll(Nets::one(&self.net), &mut self.gen, &mut self.moves, &pos, (d1, d2), cascade);
             if self.trace_decay > 0.0 {
                 turns.push((pos, turn.target));
             } else {
@@ -203,7 +234,7 @@ impl TdTrainer {
 /// every play at 0-ply: an ordinary turn, or (when `cascade`) a whole gul bara
 /// cascade with the opponent's share (RULES.md section 4).
 pub fn play_roll(
-    net: &Mlp,
+    nets: Nets,
     gen: &mut MoveGen,
     moves: &mut Vec<Move>,
     pos: &Position,
@@ -211,16 +242,16 @@ pub fn play_roll(
     cascade: bool,
 ) -> TurnOutcome {
     if cascade {
-        play_cascade(net, gen, moves, pos, d1)
+        play_cascade(nets, gen, moves, pos, d1)
     } else {
-        play_turn(net, gen, moves, pos, d1, d2)
+        play_turn(nets, gen, moves, pos, d1, d2)
     }
 }
 
 /// An ordinary turn: the best play at 0-ply.
-fn play_turn(net: &Mlp, gen: &mut MoveGen, moves: &mut Vec<Move>, pos: &Position, d1: u8, d2: u8) -> TurnOutcome {
+fn play_turn(nets: Nets, gen: &mut MoveGen, moves: &mut Vec<Move>, pos: &Position, d1: u8, d2: u8) -> TurnOutcome {
     gen.legal_moves(pos, d1, d2, moves);
-    let (index, value) = NetPlayer::new(net).choose(moves);
+    let (index, value) = NetPlayer::with_nets(nets).choose(moves);
     let chosen = moves[index].position;
     if chosen.off(ME) == CHECKERS {
         return TurnOutcome { target: final_outcome(&chosen), next: chosen, finished: Some(true) };
@@ -232,13 +263,13 @@ fn play_turn(net: &Mlp, gen: &mut MoveGen, moves: &mut Vec<Move>, pos: &Position
 /// `d` until one cannot be played in full; the opponent then plays what is
 /// left, number by number, before its own roll. Each step is chosen greedily
 /// as if the turn ended after it.
-fn play_cascade(net: &Mlp, gen: &mut MoveGen, moves: &mut Vec<Move>, start: &Position, d: u8) -> TurnOutcome {
+fn play_cascade(nets: Nets, gen: &mut MoveGen, moves: &mut Vec<Move>, start: &Position, d: u8) -> TurnOutcome {
     let mut pos = *start;
     let mut head_used = 0;
     let mut left_over: Option<(u8, u8)> = None;
     for number in d..=6 {
         gen.cascade_step(&pos, number, 4, head_used, moves);
-        let step = moves[NetPlayer::new(net).choose(moves).0];
+        let step = moves[NetPlayer::with_nets(nets).choose(moves).0];
         pos = step.position;
         head_used = step.head_used;
         if pos.off(ME) == CHECKERS {
@@ -256,7 +287,7 @@ fn play_cascade(net: &Mlp, gen: &mut MoveGen, moves: &mut Vec<Move>, start: &Pos
         for number in first..=6 {
             let n = if number == first { count } else { 4 };
             gen.cascade_step(&theirs, number, n, head_used, moves);
-            let step = moves[NetPlayer::new(net).choose(moves).0];
+            let step = moves[NetPlayer::with_nets(nets).choose(moves).0];
             theirs = step.position;
             head_used = step.head_used;
             if theirs.off(ME) == CHECKERS {
@@ -264,7 +295,7 @@ fn play_cascade(net: &Mlp, gen: &mut MoveGen, moves: &mut Vec<Move>, start: &Pos
             }
         }
     }
-    let value = invert(&NetPlayer::new(net).value(&theirs));
+    let value = invert(&NetPlayer::with_nets(nets).value(&theirs));
     TurnOutcome { target: value, next: theirs, finished: None }
 }
 

@@ -73,7 +73,7 @@ fn td_score_vs_random(
     Ok(py.allow_threads(move || score_against_random(&net, rules, games, seed)))
 }
 
-/// Rolls a position out with the shipped network of its variant playing both
+/// Rolls a position out with the shipped networks of its variant playing both
 /// sides at 0-ply; a dict of the mean probabilities, equity and its standard error.
 #[pyfunction]
 #[pyo3(signature = (position, trials = 1296, seed = 0, threads = 0))]
@@ -89,8 +89,8 @@ fn rollout<'py>(
     }
     let pos = position.inner;
     let threads = crate::threads_or_all_cores(threads);
-    let net = crate::nn::shipped::network(pos.variant());
-    let r = py.allow_threads(|| crate::rollout::rollout(net, &pos, trials, seed, threads));
+    let nets = crate::nn::td::Nets::shipped(pos.variant());
+    let r = py.allow_threads(|| crate::rollout::rollout(nets, &pos, trials, seed, threads));
     let d = PyDict::new(py);
     let names = ["win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"];
     for (name, p) in names.iter().zip(r.probabilities) {
@@ -122,12 +122,8 @@ fn selfplay_positions(
 /// without the bear-off tables): the race network's in a backgammon race.
 #[pyfunction]
 fn network_probabilities(position: &super::PyPosition) -> [f32; 5] {
-    let variant = position.inner.variant();
-    let net = match crate::nn::shipped::race_network(variant) {
-        Some(race) if position.inner.is_race() => race,
-        _ => crate::nn::shipped::network(variant),
-    };
-    crate::nn::td::NetPlayer::new(net).probabilities(&position.inner)
+    let nets = crate::nn::td::Nets::shipped(position.inner.variant());
+    crate::nn::td::NetPlayer::with_nets(nets).probabilities(&position.inner)
 }
 
 /// Positions of flat int8 bytes (n x 50, the `to_arrays` layout), checked.
