@@ -4,8 +4,10 @@
     python scripts/benchmark_set.py errors --variant nardy
 
 `build` draws positions from self-play of the shipped network (one play in ten
-random), rolls each out (`tavla._core.rollout`, the shipped network at 0-ply on
+random), rolls each out (`tavla._core.rollout`, the shipped networks at 0-ply on
 both sides, stratified first roll) and writes benches/positions/<variant>.json.
+The committed sets were rolled out before backgammon had a race network; a
+rebuild now plays races with it, so rebuilding changes the reference.
 `errors` reports, for each evaluator it can build, the mean absolute error of
 its cubeless equity against the rollouts, on the same positions every time.
 """

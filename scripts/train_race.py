@@ -87,6 +87,8 @@ def main() -> int:
     start = time.perf_counter()
     tag = f"backgammon-{hashlib.sha256(net).hexdigest()[:12]}-n{args.selfplay}-s{args.seed}"
     races = race_positions(net, args, tag)
+    if len(races) < 10:
+        sys.exit(f"train_race.py: only {len(races)} races among {args.selfplay} self-play positions; ask for more with --selfplay")
     # Labels kept by an older build could stray past 0 by a rounding error.
     labels = np.clip(rollout_labels(net, races, args, tag), 0.0, 1.0)
     held = len(races) // 10

@@ -102,6 +102,8 @@ pub fn rollout(nets: Nets, start: &Position, trials: usize, seed: u64, threads: 
 /// The positions are shared out over `threads`; trial `t` of position `k`
 /// has its own dice, so the labels do not depend on the thread count.
 pub fn rollout_labels(net: &Mlp, positions: &[Position], trials: usize, seed: u64, threads: usize) -> Vec<[f32; OUTPUTS]> {
+    // Each trial's dice stream packs (position, trial) with 24 bits for the trial.
+    assert!(trials < 1 << 24, "at most 2^24 - 1 trials a position, not {trials}");
     let threads = threads.max(1).min(positions.len().max(1));
     let label = |k: usize, gen: &mut MoveGen| {
         let mut sum = [0f64; OUTPUTS];
@@ -178,19 +180,33 @@ mod tests {
         let mut theirs = [0i64; 25];
         theirs[4] = 2;
         let bearoff = Position::from_arrays(bg, &mine, &theirs).unwrap();
-        // A race one roll or more from the tables (my back checker on my 9
-        // point; 18 pips against 10, so I am the underdog).
-        mine[8] = 1;
-        let race = Position::from_arrays(bg, &mine, &theirs).unwrap();
+        // A race one roll from the tables: my only checker on my 8 point must
+        // move, and every roll brings it home (or off), against their 10 pips.
+        let mut lone = [0i64; 25];
+        lone[7] = 1;
+        let race = Position::from_arrays(bg, &lone, &theirs).unwrap();
+        assert!(race.is_race() && bearoff_probabilities(&race).is_none());
         let positions = [bearoff, race, Position::start(bg)];
         let one = rollout_labels(&net, &positions, 36, 9, 1);
         assert_eq!(one, rollout_labels(&net, &positions, 36, 9, 3));
         assert_eq!(one[0], bearoff_probabilities(&bearoff).unwrap());
-        // The race's label averages exact values one or two rolls on: close to,
-        // but not the same as, a full rollout's 0/1 outcomes.
+        // So each trial stops after its first roll: the label is the mean over
+        // the 36 first rolls of the table's value after the play (a full
+        // rollout would score whole games, multiples of 1/36).
+        let mut gen = MoveGen::new();
+        let mut moves = Vec::new();
+        let mut by_hand = 0.0f64;
+        for roll in 0..36 {
+            let outcome = play_roll(Nets::one(&net), &mut gen, &mut moves, &race, (roll / 6 + 1, roll % 6 + 1), false);
+            let mine = match outcome.finished {
+                Some(_) => outcome.target,
+                None => invert(&bearoff_probabilities(&outcome.next).expect("both sides home after one roll")),
+            };
+            by_hand += mine[0] as f64 / 36.0;
+        }
+        assert!((one[1][0] as f64 - by_hand).abs() < 1e-5, "{:?} {by_hand}", one[1]);
         let full = rollout(Nets::one(&net), &race, 36, 9, 1).probabilities;
-        assert!(one[1][0] > 0.05 && (one[1][0] - full[0]).abs() < 0.2, "{:?} {full:?}", one[1]);
-        assert!(one[1].iter().any(|p| p.fract() != 0.0 && *p != 0.5));
+        assert!(((one[1][0] * 36.0) - (one[1][0] * 36.0).round()).abs() > 1e-3 && (one[1][0] - full[0]).abs() < 0.2);
         let p = one[2];
         assert!(p[0] > 0.2 && p[0] < 0.8 && p[1] <= p[0] && p[3] <= 1.0 - p[0] + 1e-6);
     }

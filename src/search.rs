@@ -188,6 +188,7 @@ impl<'a> Worker<'a> {
             let batch: Vec<Position> = missing.iter().map(|&k| positions[k]).collect();
             let mut evaluations = Vec::with_capacity(batch.len());
             self.evaluator.evaluate_batch(&batch, &mut evaluations);
+            assert_eq!(evaluations.len(), batch.len(), "an evaluator answers every position of a batch");
             for (&k, e) in missing.iter().zip(evaluations) {
                 let e = e.consistent();
                 let slot = self.cache.slot(&positions[k]);

@@ -129,7 +129,9 @@ mod tests {
         let mut batch = Vec::new();
         net.evaluate_batch(&[start, race], &mut batch);
         assert_eq!(batch, vec![net.evaluate(&start), net.evaluate(&race)]);
-        // The shipped engine has one for backgammon only.
+        // The shipped engine has one for backgammon only, on the same inputs.
+        let shipped_race = shipped::race_network(Variant::Backgammon).unwrap();
+        crate::nn::encoding::check_inputs(shipped_race, Variant::Backgammon, "the shipped race network").unwrap();
         assert!(Network::shipped(Variant::Backgammon).race.is_some());
         assert!(Network::shipped(Variant::Nardy).race.is_none());
     }
