@@ -34,7 +34,7 @@ import numpy as np
 
 import tavla
 from tavla import _core
-from train_supervised import labels_in_chunks  # this folder is on the path when a script runs
+from train_supervised import labels_in_chunks, train_with_held_out  # this folder is on the path when a script runs
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
@@ -91,18 +91,12 @@ def main() -> int:
         sys.exit(f"train_race.py: only {len(races)} races among {args.selfplay} self-play positions; ask for more with --selfplay")
     # Labels kept by an older build could stray past 0 by a rounding error.
     labels = np.clip(rollout_labels(net, races, args, tag), 0.0, 1.0)
-    held = len(races) // 10
-    train_b, train_t = races[held:], labels[held:]
-    held_b, held_t = races[:held].tobytes(), labels[:held].astype("<f4").tobytes()
-    before = _core.nn_error(net, "backgammon", held_b, held_t)
-    race_net, losses = _core.nn_train_supervised(
-        net, "backgammon", train_b.tobytes(), train_t.astype("<f4").tobytes(),
-        args.epochs, args.rate, args.rate_end, args.seed,
+    race_net, losses, before, after = train_with_held_out(
+        net, "backgammon", races, labels, args.epochs, args.rate, args.rate_end, args.seed
     )
-    after = _core.nn_error(race_net, "backgammon", held_b, held_t)
     epochs = " ".join(f"{x:.5f}" for x in losses)
     print(f"  train mse by epoch {epochs}")
-    print(f"  held-out mse ({held} races): contact network {before:.5f}, race network {after:.5f}")
+    print(f"  held-out mse ({len(races) // 10} races): contact network {before:.5f}, race network {after:.5f}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(race_net)
     print(f"wrote {args.out} ({len(race_net)} bytes) in {time.perf_counter() - start:.0f}s")

@@ -112,6 +112,20 @@ def label(net: bytes, boards: np.ndarray, args: argparse.Namespace, tag: str) ->
     )
 
 
+def train_with_held_out(
+    net: bytes, variant: str, boards: np.ndarray, labels: np.ndarray, epochs: int, rate: float, rate_end: float, seed: int
+) -> tuple[bytes, list[float], float, float]:
+    """Trains `net` on all but the first tenth of the labelled boards; the new
+    network, the training error by epoch, and the held-out error before and after."""
+    held = len(boards) // 10
+    held_b, held_t = boards[:held].tobytes(), labels[:held].astype("<f4").tobytes()
+    before = _core.nn_error(net, variant, held_b, held_t)
+    trained, losses = _core.nn_train_supervised(
+        net, variant, boards[held:].tobytes(), labels[held:].astype("<f4").tobytes(), epochs, rate, rate_end, seed,
+    )
+    return trained, losses, before, _core.nn_error(trained, variant, held_b, held_t)
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--variant", required=True, choices=["backgammon", "nardy", "gulbara"])
@@ -143,15 +157,9 @@ def main() -> int:
             boards = boards[np.random.default_rng(seed).permutation(len(boards))]
             tag += f"-c{args.candidates}"
         labels = label(net, boards, args, tag)
-        held = len(boards) // 10
-        train_b, train_t = boards[held:], labels[held:]
-        held_b, held_t = boards[:held].tobytes(), labels[:held].astype("<f4").tobytes()
-        before = _core.nn_error(net, args.variant, held_b, held_t)
-        net, losses = _core.nn_train_supervised(
-            net, args.variant, train_b.tobytes(), train_t.astype("<f4").tobytes(),
-            args.epochs, args.rate, args.rate_end, seed,
+        net, losses, before, after = train_with_held_out(
+            net, args.variant, boards, labels, args.epochs, args.rate, args.rate_end, seed
         )
-        after = _core.nn_error(net, args.variant, held_b, held_t)
         epochs = " ".join(f"{x:.5f}" for x in losses)
         print(f"  train mse by epoch {epochs}; held-out mse {before:.5f} -> {after:.5f}", flush=True)
         args.out.parent.mkdir(parents=True, exist_ok=True)

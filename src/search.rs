@@ -130,6 +130,20 @@ impl EvalCache {
         pos.hash(&mut h);
         (h.finish() >> 7) as usize & self.mask
     }
+
+    /// The cached evaluation of `pos` and whether it is exact, or on a miss
+    /// the slot to [`EvalCache::put`] it in.
+    fn get(&self, pos: &Position) -> std::result::Result<(Evaluation, bool), usize> {
+        let slot = self.slot(pos);
+        match &self.slots[slot] {
+            Some((p, e, exact)) if p == pos => Ok((*e, *exact)),
+            _ => Err(slot),
+        }
+    }
+
+    fn put(&mut self, slot: usize, pos: &Position, e: Evaluation, exact: bool) {
+        self.slots[slot] = Some((*pos, e, exact));
+    }
 }
 
 /// One worker's tools: its move generator, cache and node count.
@@ -150,15 +164,13 @@ impl<'a> Worker<'a> {
     /// Static evaluation for the player on roll; `true` when it is exact.
     fn static_eval(&mut self, pos: &Position) -> (Evaluation, bool) {
         self.nodes += 1;
-        let slot = self.cache.slot(pos);
-        if let Some((p, e, exact)) = &self.cache.slots[slot] {
-            if p == pos {
-                return (*e, *exact);
-            }
-        }
+        let slot = match self.cache.get(pos) {
+            Ok(hit) => return hit,
+            Err(slot) => slot,
+        };
         let (e, source) = static_evaluation(self.evaluator, pos, self.config.use_bearoff);
         let exact = source != Source::Evaluator;
-        self.cache.slots[slot] = Some((*pos, e, exact));
+        self.cache.put(slot, pos, e, exact);
         (e, exact)
     }
 
@@ -169,30 +181,29 @@ impl<'a> Worker<'a> {
         let mut missing = Vec::new();
         for (k, pos) in positions.iter().enumerate() {
             self.nodes += 1;
-            let slot = self.cache.slot(pos);
-            if let Some((p, e, exact)) = &self.cache.slots[slot] {
-                if p == pos {
-                    out.push((*e, *exact));
+            let slot = match self.cache.get(pos) {
+                Ok(hit) => {
+                    out.push(hit);
                     continue;
                 }
-            }
+                Err(slot) => slot,
+            };
             if let Some((e, _)) = exact_evaluation(pos, self.config.use_bearoff) {
-                self.cache.slots[slot] = Some((*pos, e, true));
+                self.cache.put(slot, pos, e, true);
                 out.push((e, true));
                 continue;
             }
             out.push((Evaluation::default(), false));
-            missing.push(k);
+            missing.push((k, slot));
         }
         if !missing.is_empty() {
-            let batch: Vec<Position> = missing.iter().map(|&k| positions[k]).collect();
+            let batch: Vec<Position> = missing.iter().map(|&(k, _)| positions[k]).collect();
             let mut evaluations = Vec::with_capacity(batch.len());
             self.evaluator.evaluate_batch(&batch, &mut evaluations);
             assert_eq!(evaluations.len(), batch.len(), "an evaluator answers every position of a batch");
-            for (&k, e) in missing.iter().zip(evaluations) {
+            for (&(k, slot), e) in missing.iter().zip(evaluations) {
                 let e = e.consistent();
-                let slot = self.cache.slot(&positions[k]);
-                self.cache.slots[slot] = Some((positions[k], e, false));
+                self.cache.put(slot, &positions[k], e, false);
                 out[k] = (e, false);
             }
         }

@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use crate::error::{Error, Result};
 use crate::eval::{Evaluation, Evaluator};
 use crate::nn::encoding::encode;
+use crate::nn::td::Nets;
 use crate::nn::{shipped, Mlp};
 use crate::position::Position;
 use crate::variant::Variant;
@@ -40,13 +41,10 @@ impl Network {
         Ok(Network { net: read_network(contact, variant)?, race, name: format!("network={path}") })
     }
 
-    /// The network that judges `pos`.
+    /// The network that judges `pos` (the same rule as self-play's players).
     #[inline]
     fn net_for(&self, pos: &Position) -> &Mlp {
-        match &self.race {
-            Some(race) if pos.is_race() => race,
-            _ => &self.net,
-        }
+        Nets { contact: &self.net, race: self.race.as_ref() }.for_position(pos)
     }
 }
 

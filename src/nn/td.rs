@@ -52,7 +52,8 @@ impl<'a> Nets<'a> {
         Nets { contact: crate::nn::shipped::network(variant), race: crate::nn::shipped::race_network(variant) }
     }
 
-    fn for_position(&self, pos: &Position) -> &'a Mlp {
+    /// The network that judges `pos`: the race one in a pure race.
+    pub fn for_position(&self, pos: &Position) -> &'a Mlp {
         match self.race {
             Some(race) if pos.is_race() => race,
             _ => self.contact,
