@@ -202,7 +202,7 @@ impl<'a> Worker<'a> {
             self.evaluator.evaluate_batch(&batch, &mut evaluations);
             assert_eq!(evaluations.len(), batch.len(), "an evaluator answers every position of a batch");
             for (&(k, slot), e) in missing.iter().zip(evaluations) {
-                let e = e.consistent();
+                let e = e.possible_in(&positions[k]);
                 self.cache.put(slot, &positions[k], e, false);
                 out[k] = (e, false);
             }
@@ -376,7 +376,7 @@ mod tests {
                 let best = legal_moves(&pos, d1, d2)
                     .unwrap()
                     .iter()
-                    .map(|m| ev.evaluate(&m.position.flip()).consistent().invert())
+                    .map(|m| { let p = m.position.flip(); ev.evaluate(&p).possible_in(&p).invert() })
                     .max_by(|a, b| a.equity().total_cmp(&b.equity()))
                     .unwrap();
                 sum += best.equity() as f64 / 36.0;

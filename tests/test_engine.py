@@ -127,6 +127,29 @@ def test_game_over_and_bearoff_are_exact():
     assert tavla.Engine("nardy").evaluate(tavla.Position.from_arrays("nardy", mine, theirs)).win == pytest.approx(27 / 36, abs=1e-6)
 
 
+def _backgammon(mine: dict[int, int], theirs: dict[int, int]) -> tavla.Position:
+    """A position from {point: checkers} for each side, in its owner's numbering."""
+    arrays = ([0] * 25, [0] * 25)
+    for side, points in zip(arrays, (mine, theirs)):
+        for point, n in points.items():
+            side[point - 1] = n
+    return tavla.Position.from_arrays("backgammon", *arrays)
+
+
+@pytest.mark.parametrize("ply", [0, 1])
+def test_results_the_rules_rule_out_are_never_estimated(ply):
+    engine = tavla.Engine("backgammon", ply=ply)
+    # I have borne off two checkers, and two of theirs still hold my 1 point
+    # behind mine: I can lose only a single game, they can still be caught.
+    e = engine.evaluate(_backgammon({2: 5, 3: 8}, {24: 2, 1: 13}))
+    assert e.lose_gammon == 0 and e.lose_backgammon == 0
+    assert e.win_gammon > 0
+    # A race with no checker in the other's home: nobody is caught.
+    e = engine.evaluate(_backgammon({7: 5, 10: 10}, {8: 5, 11: 10}))
+    assert e.win_backgammon == 0 and e.lose_backgammon == 0
+    assert e.win_gammon > 0 or e.lose_gammon > 0
+
+
 def test_bearoff_command_and_gnubg_one_sided_agree(capsys):
     from tavla._core import _bearoff_info
 

@@ -232,3 +232,67 @@ def test_race_script_trains_a_race_network_the_engine_plays(small_net: bytes, tm
     assert result.games == 10
     with pytest.raises(ValueError, match="missing.tnn"):
         tavla.duel("backgammon", f"network={contact},{tmp_path / 'missing.tnn'}:0", "pips:0", games=2)
+
+
+def _ranking_script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("train_ranking", ROOT / "scripts" / "train_ranking.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_encoded_inputs_give_the_engines_probabilities_in_numpy() -> None:
+    # What nn_encode hands a trainer outside the crate, through the ranking
+    # script's own numpy forward pass, must be what the engine computes.
+    ranking = _ranking_script()
+    net = (ROOT / "weights" / "backgammon.tnn").read_bytes()
+    boards = np.frombuffer(_core.nn_selfplay_flat(net, "backgammon", 400, 9), dtype=np.int8).reshape(-1, 2, 25)
+    # Contact positions where nobody has borne off: the engine's 0-ply is the bare network there.
+    on_board = boards.reshape(-1, 50)
+    keep = ~ranking.is_race(boards) & (on_board[:, :25].sum(axis=1) == 15) & (on_board[:, 25:].sum(axis=1) == 15)
+    boards = np.ascontiguousarray(boards[keep][:50])
+    assert len(boards) >= 20
+    x = np.frombuffer(_core.nn_encode("backgammon", boards.tobytes()), "<f4").reshape(len(boards), -1)
+    assert x.shape == (len(boards), 245)
+    _, mine = ranking.forward(ranking.read_network(net), x)
+    engine = np.frombuffer(_core.nn_label(net, "backgammon", boards.tobytes(), 0, 1), "<f4").reshape(-1, 5)
+    np.testing.assert_allclose(mine, engine, atol=2e-5)
+    assert ranking.network_bytes(ranking.read_network(net)) == net
+    # The vectorised race test agrees with the engine's.
+    for row, race in zip(boards[:10], ranking.is_race(boards[:10])):
+        assert Position.from_arrays("backgammon", row[0].tolist(), row[1].tolist()).is_race() == race
+    with pytest.raises(ValueError, match="multiple of 50"):
+        _core.nn_encode("backgammon", b"\x00" * 49)
+    with pytest.raises(ValueError, match="too many checkers|checkers"):
+        _core.nn_encode("backgammon", bytes([16] + [0] * 49))
+
+
+def test_ranking_script_trains_towards_the_searchs_order(small_net: bytes, tmp_path: Path) -> None:
+    start = tmp_path / "start.tnn"
+    start.write_bytes(small_net)
+    out = tmp_path / "ranked.tnn"
+    cmd = [
+        sys.executable, str(ROOT / "scripts" / "train_ranking.py"), "--network", str(start),
+        "--set", f"{start}:600:4:3:4", "--epochs", "3", "--rate", "0.01", "--rate-end", "0.003",
+        "--data", str(tmp_path / "data"), "--out", str(out),
+    ]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    report = [line for line in run.stdout.splitlines() if "gives up" in line]
+    assert len(report) == 4, run.stdout
+    squared = [float(line.split("squared error ")[1].split(",")[0]) for line in report]
+    assert squared[-1] < squared[0], run.stdout
+    trained = out.read_bytes()
+    assert trained != small_net and len(trained) == len(small_net)
+    # The set is cached: a second run reuses it and trains to the same bytes.
+    assert len(list((tmp_path / "data").glob("ranking-*.npz"))) == 1
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0 and "self-play" not in again.stdout
+    assert out.read_bytes() == trained
+    bad = subprocess.run(cmd[:4] + ["--set", f"{start}:600:4", "--out", str(out)], capture_output=True, text=True)
+    assert bad.returncode != 0 and "TEACHER:POSITIONS:K:SELFPLAY_SEED:ROLL_SEED" in bad.stderr
+    missing = subprocess.run(cmd[:4] + ["--set", f"{tmp_path / 'none.tnn'}:600:4:1:1", "--out", str(out)],
+                             capture_output=True, text=True)
+    assert missing.returncode != 0 and "none.tnn" in missing.stderr

@@ -321,6 +321,9 @@ def nn_label(network: bytes, variant: str, boards: bytes, ply: int, threads: int
 def nn_rollout_labels(
     network: bytes, variant: str, boards: bytes, trials: int, seed: int, threads: int = 0, **rules: Any
 ) -> bytes: ...
+def nn_encode(variant: str, boards: bytes, **rules: Any) -> bytes:
+    """The network inputs of flat int8 boards (n x 50): float32 bytes, n x the variant's input count."""
+    ...
 
 def nn_train_supervised(
     network: bytes, variant: str, boards: bytes, targets: bytes,

@@ -76,6 +76,49 @@ impl Evaluation {
         self.lose_backgammon = self.lose_backgammon.clamp(0.0, self.lose_gammon);
         self
     }
+
+    /// [`Evaluation::consistent`], with the results `pos` can no longer reach
+    /// set to zero: an evaluator only estimates them, the rules settle them.
+    /// A side that has borne off a checker loses at most a single game. A
+    /// side is caught for the triple only with a checker in the winner's home
+    /// (backgammon) or on the winner's first twelve points (the nardy games'
+    /// koks); once none is there and nothing can be hit again (a backgammon
+    /// race; the nardy games never hit) none will return.
+    pub fn possible_in(self, pos: &Position) -> Evaluation {
+        let mut e = self.consistent();
+        if pos.off(ME) > 0 {
+            e.lose_gammon = 0.0;
+            e.lose_backgammon = 0.0;
+        }
+        if pos.off(THEM) > 0 {
+            e.win_gammon = 0.0;
+            e.win_backgammon = 0.0;
+        }
+        if !can_be_caught(pos, ME) {
+            e.lose_backgammon = 0.0;
+        }
+        if !can_be_caught(pos, THEM) {
+            e.win_backgammon = 0.0;
+        }
+        e
+    }
+}
+
+/// Whether `side` may still lose a backgammon (koks) in `pos`.
+fn can_be_caught(pos: &Position, side: usize) -> bool {
+    // The winner's caught zone in `side`'s own numbering, as bits of the
+    // mover's numbering: backgammon's winner's home is the loser's 19..24,
+    // the nardy games' winner's 1..12 is the loser's 13..24.
+    match pos.variant() {
+        Variant::Backgammon => {
+            let zone = if side == ME { 0x3F << 18 } else { 0x3F };
+            !pos.is_race() || pos.bar(side) > 0 || pos.occupied(side) & zone != 0
+        }
+        Variant::Nardy | Variant::GulBara => {
+            let zone = if side == ME { 0xFFF << 12 } else { 0xFFF };
+            pos.rules().koks && pos.occupied(side) & zone != 0
+        }
+    }
 }
 
 /// Anything that estimates the cubeless probabilities of a position that is
@@ -124,7 +167,7 @@ pub enum Source {
 
 /// The evaluation the search uses: exact where possible, else the evaluator.
 pub fn static_evaluation(evaluator: &dyn Evaluator, pos: &Position, use_bearoff: bool) -> (Evaluation, Source) {
-    exact_evaluation(pos, use_bearoff).unwrap_or_else(|| (evaluator.evaluate(pos).consistent(), Source::Evaluator))
+    exact_evaluation(pos, use_bearoff).unwrap_or_else(|| (evaluator.evaluate(pos).possible_in(pos), Source::Evaluator))
 }
 
 /// The exact part of [`static_evaluation`]: a finished game's result, or a
@@ -175,6 +218,58 @@ mod tests {
             t[p - 1] = n;
         }
         Position::from_arrays(rules, &m, &t).unwrap()
+    }
+
+    /// Every result equally likely, whatever the position.
+    struct Anything;
+    impl Evaluator for Anything {
+        fn name(&self) -> String {
+            "anything".into()
+        }
+        fn evaluate(&self, _: &Position) -> Evaluation {
+            Evaluation::new([0.5, 0.2, 0.1, 0.2, 0.1])
+        }
+    }
+
+    fn estimated(pos: &Position) -> [f32; 5] {
+        let (e, source) = static_evaluation(&Anything, pos, true);
+        assert_eq!(source, Source::Evaluator);
+        e.to_array()
+    }
+
+    #[test]
+    fn results_the_position_rules_out_are_zero() {
+        let bg = Rules::backgammon();
+        // Contact, nothing off: everything stays possible.
+        assert_eq!(estimated(&Position::start(bg)), [0.5, 0.2, 0.1, 0.2, 0.1]);
+        // I have borne off two: I lose at most a single game. Two of theirs
+        // still sit on my 1 point (their 24), behind my checkers: contact.
+        let p = pos(bg, &[(2, 5), (3, 8)], &[(24, 2), (1, 13)]);
+        assert!(!p.is_race());
+        assert_eq!(estimated(&p), [0.5, 0.2, 0.1, 0.0, 0.0]);
+        // A race, nothing off, no checker in the other's home: no backgammons.
+        let p = pos(bg, &[(7, 5), (10, 10)], &[(8, 5), (11, 10)]);
+        assert!(p.is_race());
+        assert_eq!(estimated(&p), [0.5, 0.2, 0.0, 0.2, 0.0]);
+        // A race with one of theirs still in my home (their 20, my 5) beyond my
+        // last checker: they may be caught, I may not.
+        let p = pos(bg, &[(3, 10), (4, 5)], &[(20, 1), (11, 14)]);
+        assert!(p.is_race());
+        assert_eq!(estimated(&p), [0.5, 0.2, 0.1, 0.2, 0.0]);
+        // They have borne off: I win at most a single game.
+        let p = pos(bg, &[(20, 1), (6, 14)], &[(20, 1), (6, 13)]);
+        assert_eq!(estimated(&p), [0.5, 0.0, 0.0, 0.2, 0.1]);
+
+        // Nardy never hits: without the koks option no triple at all; with it,
+        // only a side with a checker on its own 13..24.
+        let mut nardy = Rules::nardy();
+        let p = pos(nardy, &[(24, 1), (6, 14)], &[(13, 1), (6, 14)]);
+        assert_eq!(estimated(&p), [0.5, 0.2, 0.0, 0.2, 0.0]);
+        nardy.set("koks", &crate::variant::OptionValue::Bool(true)).unwrap();
+        let p = pos(nardy, &[(24, 1), (6, 14)], &[(13, 1), (6, 14)]);
+        assert_eq!(estimated(&p), [0.5, 0.2, 0.1, 0.2, 0.1]);
+        let p = pos(nardy, &[(12, 1), (6, 14)], &[(13, 1), (6, 14)]);
+        assert_eq!(estimated(&p), [0.5, 0.2, 0.1, 0.2, 0.0]);
     }
 
     #[test]

@@ -287,6 +287,32 @@ fn nn_error(
     Ok(py.allow_threads(|| supervised::error(&net, &positions, &targets)))
 }
 
+/// The network inputs of flat boards (n x 50 int8): float32 bytes, n x the
+/// variant's input count, each from its player on roll. Lets a trainer outside
+/// the crate (numpy, PyTorch) see exactly what the networks see.
+#[pyfunction]
+#[pyo3(signature = (variant, boards, **rules))]
+fn nn_encode<'py>(
+    py: Python<'py>,
+    variant: &str,
+    boards: &[u8],
+    rules: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let rules = rules_from_kwargs(variant, rules)?;
+    let positions = positions_from_flat(rules, boards)?;
+    let width = crate::nn::encoding::input_count(rules.variant);
+    let bytes = py.allow_threads(|| {
+        let mut x = vec![0f32; width];
+        let mut bytes = Vec::with_capacity(positions.len() * width * 4);
+        for pos in &positions {
+            crate::nn::encoding::encode(pos, &mut x);
+            bytes.extend(x.iter().flat_map(|v| v.to_le_bytes()));
+        }
+        bytes
+    });
+    Ok(PyBytes::new(py, &bytes))
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(td_new_network, m)?)?;
     m.add_function(wrap_pyfunction!(td_train, m)?)?;
@@ -299,5 +325,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nn_train_supervised, m)?)?;
     m.add_function(wrap_pyfunction!(nn_error, m)?)?;
     m.add_function(wrap_pyfunction!(nn_rollout_labels, m)?)?;
+    m.add_function(wrap_pyfunction!(nn_encode, m)?)?;
     Ok(())
 }

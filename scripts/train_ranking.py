@@ -1,0 +1,299 @@
+"""Ranking rounds: teach the 0-ply backgammon network to order the plays of a roll as its 1-ply search does.
+
+    python scripts/train_ranking.py --network weights/backgammon.tnn \\
+        --set weights/backgammon.tnn:200000:8:71000213:1 \\
+        --set weights/backgammon.tnn:150000:16:5:2 \\
+        --epochs 20 --rate 0.003 --rank 4 --seed 1 --out data/ranking-r1.tnn
+
+A 0-ply player only ever compares the positions its plays of one roll lead
+to, so what matters is the order it gives them, not their common level. Each
+--set TEACHER:POSITIONS:K:SELFPLAY_SEED:ROLL_SEED builds one set of such
+decisions (cached in data/, named by its settings and the teacher's hash):
+
+1. POSITIONS positions from self-play of the TEACHER network (one play in
+   ten random), from SELFPLAY_SEED;
+2. one random roll for each (from ROLL_SEED), and the positions after the
+   TEACHER's K best 0-ply plays of it, the opponent then on roll; only
+   decisions with a choice whose every candidate is still a contact
+   position are kept (the race network and the bear-off tables judge races);
+3. every candidate labelled by the TEACHER's 1-ply search (all 21 replies,
+   exact bear-offs), on all cores.
+
+Training then starts from --network and runs --epochs passes of Adam over
+mini-batches of whole decisions (numpy, on the network inputs that
+`tavla._core.nn_encode` computes). The loss has two parts: --rank times the
+squared error of the candidates' equities after each decision's mean is taken
+out of both the network's and the labels' (the order and the gaps between
+plays), and --mse times the squared error of the five probabilities (which
+keeps their level). The first tenth of the first set's decisions is held
+out; after each epoch the script reports the held-out squared error and how
+much 1-ply equity the network's own choice among the candidates gives up
+against the 1-ply's choice (mEq per decision).
+
+The network goes to --out; copy it to weights/backgammon.tnn to ship it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import struct
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from tavla import _core
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data"
+VARIANT = "backgammon"
+# Cubeless equity from the five probabilities: 2 win - 1 + gammons + backgammons.
+EQUITY = np.array([2, 1, 1, -1, -1], np.float32)
+
+
+@dataclass
+class DecisionSet:
+    boards: np.ndarray  # (n, 2, 25) int8, the candidates, opponent on roll
+    sizes: np.ndarray  # candidates per decision, in order
+    labels: np.ndarray  # (n, 5) float32, the teacher's 1-ply probabilities
+
+
+def progress(label: str, done: int, total: int, start: float) -> None:
+    bar = "#" * int(30 * done / max(1, total))
+    rate = done / max(1e-9, time.perf_counter() - start)
+    print(f"  {label:<10}[{bar:<30}] {done:>8}/{total}  {rate:8.0f}/s", flush=True)
+
+
+def parse_set(spec: str) -> tuple[Path, int, int, int, int]:
+    parts = spec.rsplit(":", 4)
+    if len(parts) != 5:
+        raise SystemExit(f"--set wants TEACHER:POSITIONS:K:SELFPLAY_SEED:ROLL_SEED, not {spec!r}")
+    try:
+        positions, k, selfplay_seed, roll_seed = (int(v) for v in parts[1:])
+    except ValueError:
+        raise SystemExit(f"--set {spec!r}: POSITIONS, K and the seeds must be whole numbers") from None
+    if positions < 10 or k < 2:
+        raise SystemExit(f"--set {spec!r}: at least 10 positions and K of at least 2")
+    teacher = Path(parts[0])
+    if not teacher.exists():
+        raise SystemExit(f"--set {spec!r}: no teacher network at {teacher}")
+    return teacher, positions, k, selfplay_seed, roll_seed
+
+
+def is_race(boards: np.ndarray) -> np.ndarray:
+    """Whether each flat board (mover first, each side in its own numbering,
+    index 24 the bar) is a race: nobody on the bar and the mover's rearmost
+    checker past the opponent's (Position.is_race, vectorised)."""
+    mine, theirs = boards[:, 0, :], boards[:, 1, :]
+    on_bar = (mine[:, 24] > 0) | (theirs[:, 24] > 0)
+    points = np.arange(24)
+    my_back = np.where(mine[:, :24] > 0, points, -1).max(axis=1)
+    their_back = np.where(theirs[:, :24] > 0, points, -1).max(axis=1)
+    return ~on_bar & ((my_back < 0) | (their_back < 0) | (my_back + their_back <= 22))
+
+
+def equities(probabilities: np.ndarray) -> np.ndarray:
+    return probabilities @ EQUITY - 1
+
+
+def decisions(teacher: bytes, boards: np.ndarray, k: int, roll_seed: int, threads: int) -> tuple[np.ndarray, np.ndarray]:
+    """The candidates (the K best 0-ply plays of one random roll per board,
+    the opponent on roll) and the number of them per kept decision."""
+    rng = np.random.default_rng(roll_seed)
+    kept: list[np.ndarray] = []
+    start = time.perf_counter()
+    chunk = 20_000
+    for at in range(0, len(boards), chunk):
+        part = boards[at : at + chunk]
+        dice = rng.integers(1, 7, size=(len(part), 2))
+        after, offsets = _core._legal_positions_many(VARIANT, part.tobytes(), dice.ravel().tolist(), threads)
+        after = np.asarray(after, dtype=np.int8).reshape(-1, 2, 25)
+        theirs = np.ascontiguousarray(after[:, ::-1, :])
+        flat = theirs.reshape(-1, 50)
+        going_on = (flat[:, :25].sum(axis=1) > 0) & (flat[:, 25:].sum(axis=1) > 0)
+        probs = np.zeros((len(theirs), 5), np.float32)
+        raw = _core.nn_label(teacher, VARIANT, theirs[going_on].tobytes(), 0, threads)
+        probs[going_on] = np.frombuffer(raw, "<f4").reshape(-1, 5)
+        # Each candidate is judged from the opponent's side: the mover wants it low.
+        their_equity = equities(probs)
+        race = is_race(theirs)
+        for i in range(len(part)):
+            lo, hi = offsets[i], offsets[i + 1]
+            if hi - lo < 2 or not going_on[lo:hi].all() or race[lo:hi].any():
+                continue
+            kept.append(theirs[lo + np.argsort(their_equity[lo:hi], kind="stable")[:k]])
+        progress("decisions", at + len(part), len(boards), start)
+    if not kept:
+        raise SystemExit("self-play gave no contact decision with a choice: use more positions")
+    return np.concatenate(kept), np.array([len(c) for c in kept])
+
+
+def build_set(spec: str, args: argparse.Namespace) -> DecisionSet:
+    teacher_path, positions, k, selfplay_seed, roll_seed = parse_set(spec)
+    teacher = teacher_path.read_bytes()
+    tag = hashlib.sha256(teacher).hexdigest()[:12]
+    path = args.data / f"ranking-{tag}-n{positions}-k{k}-s{selfplay_seed}-r{roll_seed}.npz"
+    if path.exists():
+        z = np.load(path)
+        return DecisionSet(z["boards"], z["sizes"], z["labels"])
+    print(f"set {spec}: self-play, candidates, 1-ply labels", flush=True)
+    flat = _core.nn_selfplay_flat(teacher, VARIANT, positions, selfplay_seed)
+    boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
+    candidates, sizes = decisions(teacher, boards, k, roll_seed, args.threads)
+    labels, start, chunk = [], time.perf_counter(), 50_000
+    for at in range(0, len(candidates), chunk):
+        raw = _core.nn_label(teacher, VARIANT, candidates[at : at + chunk].tobytes(), 1, args.threads)
+        labels.append(np.frombuffer(raw, "<f4").reshape(-1, 5))
+        progress("labels", min(at + chunk, len(candidates)), len(candidates), start)
+    out = DecisionSet(candidates, sizes, np.concatenate(labels))
+    np.savez(path, boards=out.boards, sizes=out.sizes, labels=out.labels)
+    return out
+
+
+# The network file (src/nn/mlp.rs): magic, inputs, hidden, then the
+# input-major first layer, its biases, the output-major second layer, its biases.
+def read_network(blob: bytes) -> list[np.ndarray]:
+    if blob[:4] != b"TVNN":
+        raise SystemExit("not a tavla network file")
+    inputs, hidden = struct.unpack("<II", blob[4:12])
+    f = np.frombuffer(blob[12:], "<f4")
+    sizes = [inputs * hidden, hidden, 5 * hidden, 5]
+    if len(f) != sum(sizes):
+        raise SystemExit("network file of the wrong length")
+    parts = np.split(f, np.cumsum(sizes)[:-1])
+    return [parts[0].reshape(inputs, hidden).copy(), parts[1].copy(), parts[2].reshape(5, hidden).copy(), parts[3].copy()]
+
+
+def network_bytes(params: list[np.ndarray]) -> bytes:
+    w1 = params[0]
+    return b"TVNN" + struct.pack("<II", *w1.shape) + b"".join(np.asarray(p, "<f4").tobytes() for p in params)
+
+
+def sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-z))
+
+
+def forward(params: list[np.ndarray], x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    w1, b1, w2, b2 = params
+    hidden = sigmoid(x @ w1 + b1)
+    return hidden, sigmoid(hidden @ w2.T + b2)
+
+
+class Decisions:
+    """All sets' candidates with their inputs, addressed by decision."""
+
+    def __init__(self, sets: list[DecisionSet]):
+        boards = np.concatenate([s.boards for s in sets])
+        self.sizes = np.concatenate([s.sizes for s in sets])
+        self.starts = np.concatenate([[0], np.cumsum(self.sizes)[:-1]])
+        self.labels = np.concatenate([s.labels for s in sets]).astype(np.float32)
+        self.label_equity = equities(self.labels)
+        width = 100_000
+        self.inputs = np.concatenate(
+            [np.frombuffer(_core.nn_encode(VARIANT, boards[at : at + width].tobytes()), "<f4").reshape(-1, 245)
+             for at in range(0, len(boards), width)]
+        )
+
+    def rows(self, chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rows of the chosen decisions and, per row, its decision's place in `chosen`."""
+        rows = np.concatenate([np.arange(self.starts[g], self.starts[g] + self.sizes[g]) for g in chosen])
+        return rows, np.repeat(np.arange(len(chosen)), self.sizes[chosen])
+
+
+def held_out_report(params: list[np.ndarray], data: Decisions, held: np.ndarray) -> tuple[float, float, float]:
+    """Squared error, 1-ply equity given up per decision (mEq) and the share
+    of decisions where the network picks the 1-ply's best candidate."""
+    rows, which = data.rows(held)
+    _, out = forward(params, data.inputs[rows])
+    squared = float(((out - data.labels[rows]) ** 2).sum(axis=1).mean())
+    mine, best = equities(out), data.label_equity[rows]
+    given_up, agree = 0.0, 0
+    bounds = np.concatenate([[0], np.cumsum(data.sizes[held])])
+    for g in range(len(held)):
+        lo, hi = bounds[g], bounds[g + 1]
+        picked = best[lo + np.argmin(mine[lo:hi])]
+        given_up += picked - best[lo:hi].min()
+        agree += picked == best[lo:hi].min()
+    return squared, 1000 * given_up / len(held), agree / len(held)
+
+
+def gradient(params: list[np.ndarray], data: Decisions, chosen: np.ndarray, rank: float, mse: float) -> list[np.ndarray]:
+    rows, which = data.rows(chosen)
+    x, target = data.inputs[rows], data.labels[rows]
+    w1, b1, w2, b2 = params
+    hidden, out = forward(params, x)
+    miss = equities(out) - data.label_equity[rows]
+    count = np.bincount(which).astype(np.float32)
+    centred = miss - (np.bincount(which, miss) / count)[which]
+    d_out = mse * 2 * (out - target) + rank * (2 * centred / count[which])[:, None] * EQUITY
+    d_out /= len(chosen)
+    d_z2 = d_out * out * (1 - out)
+    d_z1 = (d_z2 @ w2) * hidden * (1 - hidden)
+    return [x.T @ d_z1, d_z1.sum(axis=0), d_z2.T @ hidden, d_z2.sum(axis=0)]
+
+
+def train(params: list[np.ndarray], data: Decisions, args: argparse.Namespace) -> list[np.ndarray]:
+    held = np.arange(len(data.sizes[: args.first_set_decisions]) // 10)
+    training = np.arange(len(held), len(data.sizes))
+    squared, given_up, agree = held_out_report(params, data, held)
+    print(f"held out ({len(held)} decisions) before: squared error {squared:.5f}, "
+          f"gives up {given_up:.2f} mEq/decision against the 1-ply, agrees {agree:.3f}", flush=True)
+    rng = np.random.default_rng(args.seed)
+    moment = [np.zeros_like(p) for p in params]
+    second = [np.zeros_like(p) for p in params]
+    step, start = 0, time.perf_counter()
+    for epoch in range(args.epochs):
+        rate = args.rate * (args.rate_end / args.rate) ** (epoch / max(1, args.epochs - 1))
+        order = rng.permutation(training)
+        for at in range(0, len(order), args.batch):
+            grads = gradient(params, data, order[at : at + args.batch], args.rank, args.mse)
+            step += 1
+            for p, g, m, v in zip(params, grads, moment, second):
+                m *= 0.9
+                m += 0.1 * g
+                v *= 0.999
+                v += 0.001 * g * g
+                p -= rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+        squared, given_up, agree = held_out_report(params, data, held)
+        print(f"epoch {epoch + 1:>3}: rate {rate:.2e}, held out: squared error {squared:.5f}, gives up "
+              f"{given_up:.2f} mEq/decision, agrees {agree:.3f}  ({time.perf_counter() - start:.0f} s)", flush=True)
+    return params
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--network", type=Path, required=True, help="the network to start from (a .tnn file)")
+    p.add_argument("--set", dest="sets", action="append", required=True,
+                   help="TEACHER:POSITIONS:K:SELFPLAY_SEED:ROLL_SEED, one decision set (repeatable)")
+    p.add_argument("--epochs", type=int, default=20)
+    p.add_argument("--rate", type=float, default=0.003, help="Adam step size at the start")
+    p.add_argument("--rate-end", type=float, default=0.0003, help="Adam step size at the last epoch")
+    p.add_argument("--rank", type=float, default=4.0, help="weight of the centred equity error")
+    p.add_argument("--mse", type=float, default=1.0, help="weight of the probabilities' squared error")
+    p.add_argument("--batch", type=int, default=64, help="decisions per mini-batch")
+    p.add_argument("--seed", type=int, default=1, help="shuffles the decisions")
+    p.add_argument("--threads", type=int, default=0, help="self-play and labelling threads (0 = all cores)")
+    p.add_argument("--data", type=Path, default=DATA, help="where the decision sets are kept")
+    p.add_argument("--out", type=Path, required=True)
+    args = p.parse_args()
+    if args.epochs < 1 or args.batch < 1 or args.rate <= 0 or args.rate_end <= 0:
+        raise SystemExit("--epochs and --batch must be positive, and so must the rates")
+
+    args.data.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    sets = [build_set(spec, args) for spec in args.sets]
+    args.first_set_decisions = len(sets[0].sizes)
+    data = Decisions(sets)
+    print(f"{len(data.sizes)} decisions, {len(data.labels)} candidates ({time.perf_counter() - start:.0f} s)", flush=True)
+    params = train(read_network(args.network.read_bytes()), data, args)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_bytes(network_bytes(params))
+    print(f"wrote {args.out} ({time.perf_counter() - start:.0f} s in all)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
