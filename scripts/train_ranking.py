@@ -30,6 +30,9 @@ out; after each epoch the script reports the held-out squared error and how
 much 1-ply equity the network's own choice among the candidates gives up
 against the 1-ply's choice (mEq per decision).
 
+With --hidden N the network is first widened to N hidden units, the new ones
+silent (no output weights) until training moves them.
+
 The network goes to --out; copy it to weights/backgammon.tnn to ship it.
 """
 
@@ -172,6 +175,19 @@ def network_bytes(params: list[np.ndarray]) -> bytes:
     return b"TVNN" + struct.pack("<II", *w1.shape) + b"".join(np.asarray(p, "<f4").tobytes() for p in params)
 
 
+def widen(params: list[np.ndarray], hidden: int, seed: int) -> list[np.ndarray]:
+    """The same function with more hidden units: the new ones get small random
+    input weights and no output weights, so they start silent and learn."""
+    w1, b1, w2, b2 = params
+    extra = hidden - w1.shape[1]
+    if extra < 0:
+        raise SystemExit(f"--hidden {hidden} is below the network's {w1.shape[1]} hidden units")
+    rng = np.random.default_rng(seed)
+    new_w1 = (rng.standard_normal((w1.shape[0], extra)) / np.sqrt(w1.shape[0])).astype(np.float32)
+    return [np.hstack([w1, new_w1]), np.concatenate([b1, np.zeros(extra, np.float32)]),
+            np.hstack([w2, np.zeros((5, extra), np.float32)]), b2]
+
+
 def sigmoid(z: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-z))
 
@@ -274,6 +290,8 @@ def main() -> int:
     p.add_argument("--rank", type=float, default=4.0, help="weight of the centred equity error")
     p.add_argument("--mse", type=float, default=1.0, help="weight of the probabilities' squared error")
     p.add_argument("--batch", type=int, default=64, help="decisions per mini-batch")
+    p.add_argument("--hidden", type=int, default=0,
+                   help="widen the network to this many hidden units first (the new ones start silent)")
     p.add_argument("--seed", type=int, default=1, help="shuffles the decisions")
     p.add_argument("--threads", type=int, default=0, help="self-play and labelling threads (0 = all cores)")
     p.add_argument("--data", type=Path, default=DATA, help="where the decision sets are kept")
@@ -288,7 +306,10 @@ def main() -> int:
     args.first_set_decisions = len(sets[0].sizes)
     data = Decisions(sets)
     print(f"{len(data.sizes)} decisions, {len(data.labels)} candidates ({time.perf_counter() - start:.0f} s)", flush=True)
-    params = train(read_network(args.network.read_bytes()), data, args)
+    params = read_network(args.network.read_bytes())
+    if args.hidden:
+        params = widen(params, args.hidden, args.seed)
+    params = train(params, data, args)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(network_bytes(params))
     print(f"wrote {args.out} ({time.perf_counter() - start:.0f} s in all)")

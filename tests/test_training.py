@@ -296,3 +296,13 @@ def test_ranking_script_trains_towards_the_searchs_order(small_net: bytes, tmp_p
     missing = subprocess.run(cmd[:4] + ["--set", f"{tmp_path / 'none.tnn'}:600:4:1:1", "--out", str(out)],
                              capture_output=True, text=True)
     assert missing.returncode != 0 and "none.tnn" in missing.stderr
+    # Widened: twice the hidden units, and a network the engine loads and plays.
+    wide = tmp_path / "wide.tnn"
+    run = subprocess.run(cmd[:-1] + [str(wide), "--hidden", "16", "--epochs", "1"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert int.from_bytes(wide.read_bytes()[8:12], "little") == 16
+    import tavla
+
+    assert tavla.duel("backgammon", f"network={wide}:0", f"network={start}:0", games=4, seed=1).games == 4
+    narrow = subprocess.run(cmd[:-1] + [str(wide), "--hidden", "4"], capture_output=True, text=True, timeout=300)
+    assert narrow.returncode != 0 and "below the network's 8 hidden units" in narrow.stderr
