@@ -49,12 +49,11 @@ from pathlib import Path
 import numpy as np
 
 from tavla import _core
+from train_supervised import EQUITY, equities, labels_in_chunks, plays_of_a_roll  # this folder is on the path when a script runs
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 VARIANT = "backgammon"
-# Cubeless equity from the five probabilities: 2 win - 1 + gammons + backgammons.
-EQUITY = np.array([2, 1, 1, -1, -1], np.float32)
 
 
 @dataclass
@@ -62,12 +61,6 @@ class DecisionSet:
     boards: np.ndarray  # (n, 2, 25) int8, the candidates, opponent on roll
     sizes: np.ndarray  # candidates per decision, in order
     labels: np.ndarray  # (n, 5) float32, the teacher's 1-ply probabilities
-
-
-def progress(label: str, done: int, total: int, start: float) -> None:
-    bar = "#" * int(30 * done / max(1, total))
-    rate = done / max(1e-9, time.perf_counter() - start)
-    print(f"  {label:<10}[{bar:<30}] {done:>8}/{total}  {rate:8.0f}/s", flush=True)
 
 
 def parse_set(spec: str) -> tuple[Path, int, int, int, int]:
@@ -98,37 +91,19 @@ def is_race(boards: np.ndarray) -> np.ndarray:
     return ~on_bar & ((my_back < 0) | (their_back < 0) | (my_back + their_back <= 22))
 
 
-def equities(probabilities: np.ndarray) -> np.ndarray:
-    return probabilities @ EQUITY - 1
-
-
 def decisions(teacher: bytes, boards: np.ndarray, k: int, roll_seed: int, threads: int) -> tuple[np.ndarray, np.ndarray]:
     """The candidates (the K best 0-ply plays of one random roll per board,
     the opponent on roll) and the number of them per kept decision."""
-    rng = np.random.default_rng(roll_seed)
     kept: list[np.ndarray] = []
-    start = time.perf_counter()
-    chunk = 20_000
-    for at in range(0, len(boards), chunk):
-        part = boards[at : at + chunk]
-        dice = rng.integers(1, 7, size=(len(part), 2))
-        after, offsets = _core._legal_positions_many(VARIANT, part.tobytes(), dice.ravel().tolist(), threads)
-        after = np.asarray(after, dtype=np.int8).reshape(-1, 2, 25)
-        theirs = np.ascontiguousarray(after[:, ::-1, :])
-        flat = theirs.reshape(-1, 50)
-        going_on = (flat[:, :25].sum(axis=1) > 0) & (flat[:, 25:].sum(axis=1) > 0)
-        probs = np.zeros((len(theirs), 5), np.float32)
-        raw = _core.nn_label(teacher, VARIANT, theirs[going_on].tobytes(), 0, threads)
-        probs[going_on] = np.frombuffer(raw, "<f4").reshape(-1, 5)
-        # Each candidate is judged from the opponent's side: the mover wants it low.
-        their_equity = equities(probs)
+    rng = np.random.default_rng(roll_seed)
+    for _done, theirs, offsets, going_on, their_equity in plays_of_a_roll(teacher, VARIANT, boards, rng, threads):
         race = is_race(theirs)
-        for i in range(len(part)):
+        for i in range(len(offsets) - 1):
             lo, hi = offsets[i], offsets[i + 1]
             if hi - lo < 2 or not going_on[lo:hi].all() or race[lo:hi].any():
                 continue
+            # Each candidate is judged from the opponent's side: the mover wants it low.
             kept.append(theirs[lo + np.argsort(their_equity[lo:hi], kind="stable")[:k]])
-        progress("decisions", at + len(part), len(boards), start)
     if not kept:
         raise SystemExit("self-play gave no contact decision with a choice: use more positions")
     return np.concatenate(kept), np.array([len(c) for c in kept])
@@ -138,22 +113,22 @@ def build_set(spec: str, args: argparse.Namespace) -> DecisionSet:
     teacher_path, positions, k, selfplay_seed, roll_seed = parse_set(spec)
     teacher = teacher_path.read_bytes()
     tag = hashlib.sha256(teacher).hexdigest()[:12]
-    path = args.data / f"ranking-{tag}-n{positions}-k{k}-s{selfplay_seed}-r{roll_seed}.npz"
+    stem = args.data / f"ranking-{tag}-n{positions}-k{k}-s{selfplay_seed}-r{roll_seed}"
+    path = stem.with_suffix(".npz")
     if path.exists():
         z = np.load(path)
-        return DecisionSet(z["boards"], z["sizes"], z["labels"])
-    print(f"set {spec}: self-play, candidates, 1-ply labels", flush=True)
-    flat = _core.nn_selfplay_flat(teacher, VARIANT, positions, selfplay_seed)
-    boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
-    candidates, sizes = decisions(teacher, boards, k, roll_seed, args.threads)
-    labels, start, chunk = [], time.perf_counter(), 50_000
-    for at in range(0, len(candidates), chunk):
-        raw = _core.nn_label(teacher, VARIANT, candidates[at : at + chunk].tobytes(), 1, args.threads)
-        labels.append(np.frombuffer(raw, "<f4").reshape(-1, 5))
-        progress("labels", min(at + chunk, len(candidates)), len(candidates), start)
-    out = DecisionSet(candidates, sizes, np.concatenate(labels))
-    np.savez(path, boards=out.boards, sizes=out.sizes, labels=out.labels)
-    return out
+        candidates, sizes = z["boards"], z["sizes"]
+    else:
+        print(f"set {spec}: self-play, candidates, 1-ply labels", flush=True)
+        flat = _core.nn_selfplay_flat(teacher, VARIANT, positions, selfplay_seed)
+        boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
+        candidates, sizes = decisions(teacher, boards, k, roll_seed, args.threads)
+        np.savez(path, boards=candidates, sizes=sizes)
+    labels = labels_in_chunks(
+        Path(f"{stem}-labels.npy"), candidates, 50_000,
+        lambda part, _at: _core.nn_label(teacher, VARIANT, part.tobytes(), 1, args.threads),
+    )
+    return DecisionSet(candidates, sizes, labels)
 
 
 # The network file (src/nn/mlp.rs): magic, inputs, hidden, then the

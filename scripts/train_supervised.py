@@ -38,6 +38,8 @@ from tavla import _core
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
+# Cubeless equity weights of the five probabilities (win, win gammon, win backgammon, lose gammon, lose backgammon).
+EQUITY = np.array([2, 1, 1, -1, -1], np.float32)
 
 
 def progress(label: str, done: int, total: int, start: float) -> None:
@@ -56,34 +58,48 @@ def selfplay(net: bytes, args: argparse.Namespace, seed: int, tag: str) -> np.nd
     return boards
 
 
+def plays_of_a_roll(net: bytes, variant: str, boards: np.ndarray, rng: np.random.Generator, threads: int):
+    """One random roll for each board and the positions after all its plays,
+    the opponent then on roll, 20,000 boards at a time. Yields (boards done,
+    those positions, the offsets where each board's plays start, whether each
+    game goes on, the opponent's 0-ply equity of each: +inf where it ended)."""
+    start = time.perf_counter()
+    chunk = 20_000
+    for k in range(0, len(boards), chunk):
+        part = boards[k : k + chunk]
+        dice = rng.integers(1, 7, size=(len(part), 2))
+        after, offsets = _core._legal_positions_many(variant, part.tobytes(), dice.ravel().tolist(), threads)
+        after = np.asarray(after, dtype=np.int8).reshape(-1, 2, 25)
+        theirs = np.ascontiguousarray(after[:, ::-1, :])
+        flat = theirs.reshape(-1, 50)
+        going_on = (flat[:, :25].sum(axis=1) > 0) & (flat[:, 25:].sum(axis=1) > 0)
+        probs = np.zeros((len(theirs), 5), dtype=np.float32)
+        raw = _core.nn_label(net, variant, theirs[going_on].tobytes(), 0, threads)
+        probs[going_on] = np.frombuffer(raw, dtype=np.float32).reshape(-1, 5)
+        their_equity = equities(probs)
+        their_equity[~going_on] = np.inf
+        yield k + len(part), theirs, offsets, going_on, their_equity
+        progress("plays", k + len(part), len(boards), start)
+
+
+def equities(probabilities: np.ndarray) -> np.ndarray:
+    """Cubeless equity of rows of five probabilities: 2 win - 1 + gammons + backgammons."""
+    return probabilities @ EQUITY - 1
+
+
 def candidates(net: bytes, boards: np.ndarray, args: argparse.Namespace, seed: int, tag: str) -> np.ndarray:
     """The positions after the K best 0-ply plays of one random roll per board."""
     path = args.data / f"{tag}-candidates{args.candidates}.npy"
     if path.exists():
         return np.load(path)
-    rng = np.random.default_rng(seed)
-    start = time.perf_counter()
-    chunk = 20_000
     parts = []
-    for k in range(0, len(boards), chunk):
-        part = boards[k : k + chunk]
-        dice = rng.integers(1, 7, size=(len(part), 2))
-        after, offsets = _core._legal_positions_many(args.variant, part.tobytes(), dice.ravel().tolist(), args.threads)
-        after = np.asarray(after, dtype=np.int8).reshape(-1, 2, 25)
-        # The opponent is on roll after a play: swap the sides. Finished games are left out.
-        theirs = np.ascontiguousarray(after[:, ::-1, :])
-        going_on = (theirs.reshape(-1, 50)[:, :25].sum(axis=1) > 0) & (theirs.reshape(-1, 50)[:, 25:].sum(axis=1) > 0)
-        raw = _core.nn_label(net, args.variant, theirs[going_on].tobytes(), 0, args.threads)
-        probs = np.zeros((len(theirs), 5), dtype=np.float32)
-        probs[going_on] = np.frombuffer(raw, dtype=np.float32).reshape(-1, 5)
-        p = probs
-        mover_equity = -(2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4])
-        mover_equity[~going_on] = -np.inf
-        for i in range(len(part)):
+    rng = np.random.default_rng(seed)
+    for _done, theirs, offsets, _going_on, their_equity in plays_of_a_roll(net, args.variant, boards, rng, args.threads):
+        for i in range(len(offsets) - 1):
             lo, hi = offsets[i], offsets[i + 1]
-            best = lo + np.argsort(-mover_equity[lo:hi], kind="stable")[: args.candidates]
-            parts.append(theirs[best[np.isfinite(mover_equity[best])]])
-        progress("plays", k + len(part), len(boards), start)
+            # The mover wants the opponent's equity low; finished games are left out.
+            best = lo + np.argsort(their_equity[lo:hi], kind="stable")[: args.candidates]
+            parts.append(theirs[best[np.isfinite(their_equity[best])]])
     out = np.concatenate(parts) if parts else np.zeros((0, 2, 25), dtype=np.int8)
     np.save(path, out)
     return out
