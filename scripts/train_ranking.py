@@ -33,6 +33,17 @@ against the 1-ply's choice (mEq per decision).
 With --hidden N the network is first widened to N hidden units, the new ones
 silent (no output weights) until training moves them.
 
+--refine PLY:TOP:GAP:DECISIONS:ORDER_SEED gives some decisions a deeper
+teacher. Going through the first set's training decisions in an order drawn
+from ORDER_SEED, it takes the first DECISIONS whose two best candidates by
+the 1-ply lie within GAP of each other. Those are the decisions where a
+teacher's error most likely flips the choice. Their TOP best candidates are
+labelled again by the teacher's PLY-deep search (cached in data/ beside the
+set; about 60 candidates a second at 2-ply on two cores). Each such decision
+then trains on those TOP candidates alone, with --refine-mix times the deeper
+label plus the rest times the 1-ply's (1 = the deeper search alone, 0.5 the
+mean of the two).
+
 The network goes to --out; copy it to weights/backgammon.tnn to ship it.
 """
 
@@ -109,11 +120,17 @@ def decisions(teacher: bytes, boards: np.ndarray, k: int, roll_seed: int, thread
     return np.concatenate(kept), np.array([len(c) for c in kept])
 
 
-def build_set(spec: str, args: argparse.Namespace) -> DecisionSet:
+def set_stem(spec: str, args: argparse.Namespace) -> tuple[bytes, Path]:
+    """The set's teacher network and where its files are cached."""
     teacher_path, positions, k, selfplay_seed, roll_seed = parse_set(spec)
     teacher = teacher_path.read_bytes()
     tag = hashlib.sha256(teacher).hexdigest()[:12]
-    stem = args.data / f"ranking-{tag}-n{positions}-k{k}-s{selfplay_seed}-r{roll_seed}"
+    return teacher, args.data / f"ranking-{tag}-n{positions}-k{k}-s{selfplay_seed}-r{roll_seed}"
+
+
+def build_set(spec: str, args: argparse.Namespace) -> DecisionSet:
+    _, positions, k, selfplay_seed, roll_seed = parse_set(spec)
+    teacher, stem = set_stem(spec, args)
     path = stem.with_suffix(".npz")
     if path.exists():
         z = np.load(path)
@@ -129,6 +146,64 @@ def build_set(spec: str, args: argparse.Namespace) -> DecisionSet:
         lambda part, _at: _core.nn_label(teacher, VARIANT, part.tobytes(), 1, args.threads),
     )
     return DecisionSet(candidates, sizes, labels)
+
+
+def first_rows(sizes: np.ndarray) -> np.ndarray:
+    """Where each decision's candidates start, from how many each has."""
+    return np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+
+
+def parse_refine(spec: str) -> tuple[int, int, float, int, int]:
+    parts = spec.split(":")
+    if len(parts) != 5:
+        raise SystemExit(f"--refine wants PLY:TOP:GAP:DECISIONS:ORDER_SEED, not {spec!r}")
+    try:
+        ply, top, gap, count, seed = int(parts[0]), int(parts[1]), float(parts[2]), int(parts[3]), int(parts[4])
+    except ValueError:
+        raise SystemExit(f"--refine {spec!r}: PLY, TOP, DECISIONS and ORDER_SEED are whole numbers, GAP an equity") from None
+    if not 2 <= ply <= 3 or top < 2 or gap <= 0 or count < 1:
+        raise SystemExit(f"--refine {spec!r}: PLY 2 or 3, TOP at least 2, GAP above 0, at least 1 decision")
+    return ply, top, gap, count, seed
+
+
+def close_decisions(first: DecisionSet, held: int, top: int, gap: float, count: int, seed: int):
+    """Up to `count` of the set's training decisions, in an order drawn from
+    `seed`, whose two best candidates by the 1-ply lie within `gap` of each
+    other: where a teacher's error is most likely to flip the choice. Returns
+    those decisions, the rows of their `top` best candidates, and how many
+    candidates each keeps."""
+    starts = first_rows(first.sizes)
+    equity = equities(first.labels)
+    chosen, rows = [], []
+    for g in np.random.default_rng(seed).permutation(np.arange(held, len(first.sizes))):
+        lo, hi = starts[g], starts[g] + first.sizes[g]
+        best = lo + np.argsort(equity[lo:hi], kind="stable")
+        if equity[best[1]] - equity[best[0]] < gap:
+            chosen.append(g)
+            rows.append(best[:top])
+            if len(chosen) == count:
+                break
+    return np.array(chosen, dtype=np.int64), np.concatenate(rows), np.array([len(r) for r in rows])
+
+
+def refine(first: DecisionSet, spec: str, args: argparse.Namespace) -> tuple[DecisionSet, DecisionSet]:
+    """The first set without its close decisions, and those decisions' best
+    candidates labelled again by a deeper search of the set's teacher (mixed
+    with the 1-ply labels by --refine-mix)."""
+    ply, top, gap, count, seed = args.refine
+    chosen, rows, sizes = close_decisions(first, len(first.sizes) // 10, top, gap, count, seed)
+    teacher, stem = set_stem(spec, args)
+    name = f"{stem}-refine-p{ply}-t{top}-g{gap}-c{len(chosen)}-o{seed}-labels.npy"
+    deeper = labels_in_chunks(
+        Path(name), first.boards[rows], 2_000,
+        lambda part, _at: _core.nn_label(teacher, VARIANT, part.tobytes(), ply, args.threads),
+    )
+    mixed = (args.refine_mix * deeper + (1 - args.refine_mix) * first.labels[rows]).astype(np.float32)
+    rest = np.ones(len(first.sizes), dtype=bool)
+    rest[chosen] = False
+    starts = first_rows(first.sizes)
+    kept = np.concatenate([np.arange(starts[g], starts[g] + first.sizes[g]) for g in np.flatnonzero(rest)])
+    return DecisionSet(first.boards[kept], first.sizes[rest], first.labels[kept]), DecisionSet(first.boards[rows], sizes, mixed)
 
 
 # The network file (src/nn/mlp.rs): magic, inputs, hidden, then the
@@ -179,7 +254,7 @@ class Decisions:
     def __init__(self, sets: list[DecisionSet]):
         boards = np.concatenate([s.boards for s in sets])
         self.sizes = np.concatenate([s.sizes for s in sets])
-        self.starts = np.concatenate([[0], np.cumsum(self.sizes)[:-1]])
+        self.starts = first_rows(self.sizes)
         self.labels = np.concatenate([s.labels for s in sets]).astype(np.float32)
         self.label_equity = equities(self.labels)
         width = 100_000
@@ -267,6 +342,11 @@ def main() -> int:
     p.add_argument("--batch", type=int, default=64, help="decisions per mini-batch")
     p.add_argument("--hidden", type=int, default=0,
                    help="widen the network to this many hidden units first (the new ones start silent)")
+    p.add_argument("--refine", type=parse_refine, default=None,
+                   help="PLY:TOP:GAP:DECISIONS:ORDER_SEED: label the TOP best candidates of up to DECISIONS "
+                        "of the first set's close training decisions again by a PLY-deep search")
+    p.add_argument("--refine-mix", type=float, default=1.0,
+                   help="weight of the deeper labels against the 1-ply's in refined decisions")
     p.add_argument("--seed", type=int, default=1, help="shuffles the decisions")
     p.add_argument("--threads", type=int, default=0, help="self-play and labelling threads (0 = all cores)")
     p.add_argument("--data", type=Path, default=DATA, help="where the decision sets are kept")
@@ -274,11 +354,17 @@ def main() -> int:
     args = p.parse_args()
     if args.epochs < 1 or args.batch < 1 or args.rate <= 0 or args.rate_end <= 0:
         raise SystemExit("--epochs and --batch must be positive, and so must the rates")
+    if not 0 <= args.refine_mix <= 1:
+        raise SystemExit("--refine-mix is a weight between 0 and 1")
 
     args.data.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     sets = [build_set(spec, args) for spec in args.sets]
+    # The held-out tenth is the first set's, fixed before --refine takes any.
     args.first_set_decisions = len(sets[0].sizes)
+    if args.refine:
+        sets[0], deeper = refine(sets[0], args.sets[0], args)
+        sets.append(deeper)
     data = Decisions(sets)
     print(f"{len(data.sizes)} decisions, {len(data.labels)} candidates ({time.perf_counter() - start:.0f} s)", flush=True)
     params = read_network(args.network.read_bytes())

@@ -3,6 +3,7 @@ supervised rounds, and their errors on bad input."""
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 from pathlib import Path
@@ -306,3 +307,42 @@ def test_ranking_script_trains_towards_the_searchs_order(small_net: bytes, tmp_p
     assert tavla.duel("backgammon", f"network={wide}:0", f"network={start}:0", games=4, seed=1).games == 4
     narrow = subprocess.run(cmd[:-1] + [str(wide), "--hidden", "4"], capture_output=True, text=True, timeout=300)
     assert narrow.returncode != 0 and "below the network's 8 hidden units" in narrow.stderr
+
+
+def test_ranking_script_refines_close_decisions_by_a_deeper_search(small_net: bytes, tmp_path: Path) -> None:
+    ranking = _ranking_script()
+    start = tmp_path / "start.tnn"
+    start.write_bytes(small_net)
+    out = tmp_path / "refined.tnn"
+    cmd = [
+        sys.executable, str(ROOT / "scripts" / "train_ranking.py"), "--network", str(start),
+        "--set", f"{start}:600:4:3:4", "--epochs", "1", "--data", str(tmp_path / "data"), "--out", str(out),
+        "--refine", "2:3:0.5:12:7",
+    ]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    [deeper] = list((tmp_path / "data").glob("ranking-*-refine-p2-t3-g0.5-c*-o7-labels.npy"))
+    count = int(deeper.name.split("-c")[1].split("-")[0])
+    assert 1 <= count <= 12
+    labels = np.load(deeper)
+    # The chosen decisions are close ones of the training part, and the
+    # deeper labels are the teacher's 2-ply, not its 1-ply.
+    first = ranking.build_set(f"{start}:600:4:3:4", argparse.Namespace(data=tmp_path / "data", threads=1))
+    chosen, rows, sizes = ranking.close_decisions(first, len(first.sizes) // 10, 3, 0.5, 12, 7)
+    assert len(chosen) == count and len(labels) == len(rows) == sizes.sum()
+    assert chosen.min() >= len(first.sizes) // 10 and (sizes <= 3).all()
+    two_ply = np.frombuffer(_core.nn_label(small_net, "backgammon", first.boards[rows[:5]].tobytes(), 2, 1), "<f4")
+    np.testing.assert_array_equal(labels[:5].ravel(), two_ply)
+    assert not np.array_equal(labels, first.labels[rows])
+    trained = out.read_bytes()
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0 and out.read_bytes() == trained
+    # Mixing in none of the deeper labels is training on the 1-ply's alone, only regrouped.
+    mixed = subprocess.run(cmd + ["--refine-mix", "0"], capture_output=True, text=True, timeout=300)
+    assert mixed.returncode == 0 and out.read_bytes() != trained
+    for bad, message in [("2:3:0.5", "PLY:TOP:GAP:DECISIONS:ORDER_SEED"), ("1:3:0.5:12:7", "PLY 2 or 3"),
+                         ("2:x:0.5:12:7", "whole numbers")]:
+        failed = subprocess.run(cmd[:-1] + [bad], capture_output=True, text=True)
+        assert failed.returncode != 0 and message in failed.stderr, failed.stderr
+    failed = subprocess.run(cmd + ["--refine-mix", "2"], capture_output=True, text=True)
+    assert failed.returncode != 0 and "between 0 and 1" in failed.stderr
