@@ -201,8 +201,7 @@ def refine(first: DecisionSet, spec: str, args: argparse.Namespace) -> tuple[Dec
     mixed = (args.refine_mix * deeper + (1 - args.refine_mix) * first.labels[rows]).astype(np.float32)
     rest = np.ones(len(first.sizes), dtype=bool)
     rest[chosen] = False
-    starts = first_rows(first.sizes)
-    kept = np.concatenate([np.arange(starts[g], starts[g] + first.sizes[g]) for g in np.flatnonzero(rest)])
+    kept = np.repeat(rest, first.sizes)  # the rows of the decisions left as they were
     return DecisionSet(first.boards[kept], first.sizes[rest], first.labels[kept]), DecisionSet(first.boards[rows], sizes, mixed)
 
 

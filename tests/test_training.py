@@ -212,17 +212,24 @@ def tavla_engine_probabilities(pos: Position) -> list[float]:
     return [e.win, e.win_gammon, e.win_backgammon, e.lose_gammon, e.lose_backgammon]
 
 
+def _script_command(script: str, network: Path, tmp_path: Path, out: Path, *options: str) -> list[str]:
+    """A training script's command line: its --network first (so that `cmd[:4]`
+    is the script on that network), its data kept under tmp_path, --out last."""
+    return [
+        sys.executable, str(ROOT / "scripts" / script), "--network", str(network), *options,
+        "--data", str(tmp_path / "data"), "--out", str(out),
+    ]
+
+
 def test_race_script_trains_a_race_network_the_engine_plays(small_net: bytes, tmp_path: Path) -> None:
     import tavla
 
     contact = tmp_path / "contact.tnn"
     contact.write_bytes(small_net)
     out = tmp_path / "race.tnn"
-    cmd = [
-        sys.executable, str(ROOT / "scripts" / "train_race.py"), "--network", str(contact),
-        "--selfplay", "3000", "--trials", "4", "--epochs", "2", "--seed", "2",
-        "--data", str(tmp_path / "data"), "--out", str(out),
-    ]
+    cmd = _script_command(
+        "train_race.py", contact, tmp_path, out, "--selfplay", "3000", "--trials", "4", "--epochs", "2", "--seed", "2"
+    )
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert "races to learn among 3000" in run.stdout and "held-out mse" in run.stdout
@@ -274,11 +281,10 @@ def test_ranking_script_trains_towards_the_searchs_order(small_net: bytes, tmp_p
     start = tmp_path / "start.tnn"
     start.write_bytes(small_net)
     out = tmp_path / "ranked.tnn"
-    cmd = [
-        sys.executable, str(ROOT / "scripts" / "train_ranking.py"), "--network", str(start),
+    cmd = _script_command(
+        "train_ranking.py", start, tmp_path, out,
         "--set", f"{start}:600:4:3:4", "--epochs", "3", "--rate", "0.01", "--rate-end", "0.003",
-        "--data", str(tmp_path / "data"), "--out", str(out),
-    ]
+    )
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     report = [line for line in run.stdout.splitlines() if "gives up" in line]
@@ -314,11 +320,8 @@ def test_ranking_script_refines_close_decisions_by_a_deeper_search(small_net: by
     start = tmp_path / "start.tnn"
     start.write_bytes(small_net)
     out = tmp_path / "refined.tnn"
-    cmd = [
-        sys.executable, str(ROOT / "scripts" / "train_ranking.py"), "--network", str(start),
-        "--set", f"{start}:600:4:3:4", "--epochs", "1", "--data", str(tmp_path / "data"), "--out", str(out),
-        "--refine", "2:3:0.5:12:7",
-    ]
+    cmd = _script_command("train_ranking.py", start, tmp_path, out, "--set", f"{start}:600:4:3:4", "--epochs", "1")
+    cmd += ["--refine", "2:3:0.5:12:7"]
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     [deeper] = list((tmp_path / "data").glob("ranking-*-refine-p2-t3-g0.5-c*-o7-labels.npy"))
