@@ -44,6 +44,17 @@ then trains on those TOP candidates alone, with --refine-mix times the deeper
 label plus the rest times the 1-ply's (1 = the deeper search alone, 0.5 the
 mean of the two).
 
+--boundary-set TEACHER:POSITIONS:K:SELFPLAY_SEED:ROLL_SEED (with --race
+RACE.tnn, the race network the engine plays races with) builds a set of the
+decisions the contact sets leave out: those whose K best plays mix contact
+and race positions, such as whether to break the last contact. The engine
+judges such a choice with two networks at once, so the contact network's
+values must fit the race network's. The race network picks and labels the
+race plays (0-ply and 1-ply), and in training the race candidates keep its
+outputs while the contact candidates move around them. Self-play gives about
+one such decision per 65 positions; a tenth of them is held out and reported
+as "boundary".
+
 The network goes to --out; copy it to weights/backgammon.tnn to ship it.
 """
 
@@ -102,21 +113,31 @@ def is_race(boards: np.ndarray) -> np.ndarray:
     return ~on_bar & ((my_back < 0) | (their_back < 0) | (my_back + their_back <= 22))
 
 
-def decisions(teacher: bytes, boards: np.ndarray, k: int, roll_seed: int, threads: int) -> tuple[np.ndarray, np.ndarray]:
+def decisions(
+    teacher: bytes, boards: np.ndarray, k: int, roll_seed: int, threads: int, race: bytes | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The candidates (the K best 0-ply plays of one random roll per board,
-    the opponent on roll) and the number of them per kept decision."""
+    the opponent on roll) and the number of them per kept decision. Without
+    a `race` network only contact decisions are kept; with one (a boundary
+    set), only decisions whose K best mix contact and race candidates."""
     kept: list[np.ndarray] = []
     rng = np.random.default_rng(roll_seed)
-    for _done, theirs, offsets, going_on, their_equity in plays_of_a_roll(teacher, VARIANT, boards, rng, threads):
-        race = is_race(theirs)
+    for _done, theirs, offsets, going_on, their_equity in plays_of_a_roll(teacher, VARIANT, boards, rng, threads, race=race):
+        races = is_race(theirs)
         for i in range(len(offsets) - 1):
             lo, hi = offsets[i], offsets[i + 1]
-            if hi - lo < 2 or not going_on[lo:hi].all() or race[lo:hi].any():
+            if hi - lo < 2 or not going_on[lo:hi].all():
                 continue
             # Each candidate is judged from the opponent's side: the mover wants it low.
-            kept.append(theirs[lo + np.argsort(their_equity[lo:hi], kind="stable")[:k]])
+            best = lo + np.argsort(their_equity[lo:hi], kind="stable")[:k]
+            if race is None and races[lo:hi].any():
+                continue
+            if race is not None and (races[best].all() or not races[best].any()):
+                continue
+            kept.append(theirs[best])
     if not kept:
-        raise SystemExit("self-play gave no contact decision with a choice: use more positions")
+        kind = "contact" if race is None else "boundary (contact and race candidates)"
+        raise SystemExit(f"self-play gave no {kind} decision with a choice: use more positions")
     return np.concatenate(kept), np.array([len(c) for c in kept])
 
 
@@ -128,9 +149,13 @@ def set_stem(spec: str, args: argparse.Namespace) -> tuple[bytes, Path]:
     return teacher, args.data / f"ranking-{tag}-n{positions}-k{k}-s{selfplay_seed}-r{roll_seed}"
 
 
-def build_set(spec: str, args: argparse.Namespace) -> DecisionSet:
+def build_set(spec: str, args: argparse.Namespace, race: bytes | None = None) -> DecisionSet:
+    """A contact set, or with the `race` network a boundary set: its plays are
+    chosen and labelled with that network judging the races among them."""
     _, positions, k, selfplay_seed, roll_seed = parse_set(spec)
     teacher, stem = set_stem(spec, args)
+    if race is not None:
+        stem = stem.with_name(f"{stem.name}-boundary-{hashlib.sha256(race).hexdigest()[:12]}")
     path = stem.with_suffix(".npz")
     if path.exists():
         z = np.load(path)
@@ -139,11 +164,11 @@ def build_set(spec: str, args: argparse.Namespace) -> DecisionSet:
         print(f"set {spec}: self-play, candidates, 1-ply labels", flush=True)
         flat = _core.nn_selfplay_flat(teacher, VARIANT, positions, selfplay_seed)
         boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
-        candidates, sizes = decisions(teacher, boards, k, roll_seed, args.threads)
+        candidates, sizes = decisions(teacher, boards, k, roll_seed, args.threads, race)
         np.savez(path, boards=candidates, sizes=sizes)
     labels = labels_in_chunks(
         Path(f"{stem}-labels.npy"), candidates, 50_000,
-        lambda part, _at: _core.nn_label(teacher, VARIANT, part.tobytes(), 1, args.threads),
+        lambda part, _at: _core.nn_label(teacher, VARIANT, part.tobytes(), 1, args.threads, race=race),
     )
     return DecisionSet(candidates, sizes, labels)
 
@@ -248,9 +273,12 @@ def forward(params: list[np.ndarray], x: np.ndarray) -> tuple[np.ndarray, np.nda
 
 
 class Decisions:
-    """All sets' candidates with their inputs, addressed by decision."""
+    """All sets' candidates with their inputs, addressed by decision. Race
+    candidates (only boundary sets have them) are judged by the fixed race
+    network, whose outputs are worked out once here; training moves the
+    contact network's candidates around them."""
 
-    def __init__(self, sets: list[DecisionSet]):
+    def __init__(self, sets: list[DecisionSet], race: list[np.ndarray] | None = None):
         boards = np.concatenate([s.boards for s in sets])
         self.sizes = np.concatenate([s.sizes for s in sets])
         self.starts = first_rows(self.sizes)
@@ -261,6 +289,12 @@ class Decisions:
             [np.frombuffer(_core.nn_encode(VARIANT, boards[at : at + width].tobytes()), "<f4").reshape(-1, 245)
              for at in range(0, len(boards), width)]
         )
+        self.fixed = is_race(boards)
+        self.race_out = np.zeros_like(self.labels)
+        if self.fixed.any():
+            if race is None:
+                raise SystemExit("race candidates need the race network (--race)")
+            self.race_out[self.fixed] = forward(race, self.inputs[self.fixed])[1]
 
     def rows(self, chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The rows of the chosen decisions and, per row, its decision's place in `chosen`."""
@@ -268,11 +302,20 @@ class Decisions:
         return rows, np.repeat(np.arange(len(chosen)), self.sizes[chosen])
 
 
+def student(params: list[np.ndarray], data: Decisions, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The hidden units and outputs the engine would give the rows (the race
+    network's outputs on race candidates), and which rows those are."""
+    hidden, out = forward(params, data.inputs[rows])
+    fixed = data.fixed[rows]
+    out[fixed] = data.race_out[rows[fixed]]
+    return hidden, out, fixed
+
+
 def held_out_report(params: list[np.ndarray], data: Decisions, held: np.ndarray) -> tuple[float, float, float]:
     """Squared error, 1-ply equity given up per decision (mEq) and the share
     of decisions where the network picks the 1-ply's best candidate."""
     rows, which = data.rows(held)
-    _, out = forward(params, data.inputs[rows])
+    _, out, _ = student(params, data, rows)
     squared = float(((out - data.labels[rows]) ** 2).sum(axis=1).mean())
     mine, best = equities(out), data.label_equity[rows]
     given_up, agree = 0.0, 0
@@ -289,23 +332,30 @@ def gradient(params: list[np.ndarray], data: Decisions, chosen: np.ndarray, rank
     rows, which = data.rows(chosen)
     x, target = data.inputs[rows], data.labels[rows]
     w1, b1, w2, b2 = params
-    hidden, out = forward(params, x)
+    hidden, out, fixed = student(params, data, rows)
     miss = equities(out) - data.label_equity[rows]
     count = np.bincount(which).astype(np.float32)
     centred = miss - (np.bincount(which, miss) / count)[which]
     d_out = mse * 2 * (out - target) + rank * (2 * centred / count[which])[:, None] * EQUITY
+    d_out[fixed] = 0  # the race network is not trained here
     d_out /= len(chosen)
     d_z2 = d_out * out * (1 - out)
     d_z1 = (d_z2 @ w2) * hidden * (1 - hidden)
     return [x.T @ d_z1, d_z1.sum(axis=0), d_z2.T @ hidden, d_z2.sum(axis=0)]
 
 
-def train(params: list[np.ndarray], data: Decisions, args: argparse.Namespace) -> list[np.ndarray]:
-    held = np.arange(len(data.sizes[: args.first_set_decisions]) // 10)
-    training = np.arange(len(held), len(data.sizes))
-    squared, given_up, agree = held_out_report(params, data, held)
-    print(f"held out ({len(held)} decisions) before: squared error {squared:.5f}, "
-          f"gives up {given_up:.2f} mEq/decision against the 1-ply, agrees {agree:.3f}", flush=True)
+def report(params: list[np.ndarray], data: Decisions, held: dict[str, np.ndarray], when: str) -> None:
+    for name, decisions in held.items():
+        squared, given_up, agree = held_out_report(params, data, decisions)
+        print(f"{when}: {name} held out ({len(decisions)} decisions): squared error {squared:.5f}, "
+              f"gives up {given_up:.2f} mEq/decision against the 1-ply, agrees {agree:.3f}", flush=True)
+
+
+def train(params: list[np.ndarray], data: Decisions, held: dict[str, np.ndarray], args: argparse.Namespace) -> list[np.ndarray]:
+    """Adam over mini-batches of the decisions not in `held` (named groups of
+    held-out decisions, reported before training and after every epoch)."""
+    training = np.setdiff1d(np.arange(len(data.sizes)), np.concatenate(list(held.values())))
+    report(params, data, held, "before")
     rng = np.random.default_rng(args.seed)
     moment = [np.zeros_like(p) for p in params]
     second = [np.zeros_like(p) for p in params]
@@ -322,9 +372,8 @@ def train(params: list[np.ndarray], data: Decisions, args: argparse.Namespace) -
                 v *= 0.999
                 v += 0.001 * g * g
                 p -= rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
-        squared, given_up, agree = held_out_report(params, data, held)
-        print(f"epoch {epoch + 1:>3}: rate {rate:.2e}, held out: squared error {squared:.5f}, gives up "
-              f"{given_up:.2f} mEq/decision, agrees {agree:.3f}  ({time.perf_counter() - start:.0f} s)", flush=True)
+        print(f"epoch {epoch + 1:>3}: rate {rate:.2e}  ({time.perf_counter() - start:.0f} s)", flush=True)
+        report(params, data, held, f"epoch {epoch + 1:>3}")
     return params
 
 
@@ -346,6 +395,11 @@ def main() -> int:
                         "of the first set's close training decisions again by a PLY-deep search")
     p.add_argument("--refine-mix", type=float, default=1.0,
                    help="weight of the deeper labels against the 1-ply's in refined decisions")
+    p.add_argument("--race", type=Path, default=None,
+                   help="the race network the engine plays races with (a .tnn file); needed by --boundary-set")
+    p.add_argument("--boundary-set", dest="boundary_sets", action="append", default=[],
+                   help="TEACHER:POSITIONS:K:SELFPLAY_SEED:ROLL_SEED, a set of decisions whose K best plays mix "
+                        "contact and race positions, the race ones judged by --race (repeatable)")
     p.add_argument("--seed", type=int, default=1, help="shuffles the decisions")
     p.add_argument("--threads", type=int, default=0, help="self-play and labelling threads (0 = all cores)")
     p.add_argument("--data", type=Path, default=DATA, help="where the decision sets are kept")
@@ -356,20 +410,29 @@ def main() -> int:
     if not 0 <= args.refine_mix <= 1:
         raise SystemExit("--refine-mix is a weight between 0 and 1")
 
+    if args.boundary_sets and args.race is None:
+        raise SystemExit("--boundary-set needs the race network: give --race RACE.tnn")
+    race = args.race.read_bytes() if args.race else None
     args.data.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     sets = [build_set(spec, args) for spec in args.sets]
     # The held-out tenth is the first set's, fixed before --refine takes any.
-    args.first_set_decisions = len(sets[0].sizes)
+    held = {"contact": np.arange(len(sets[0].sizes) // 10)}
     if args.refine:
         sets[0], deeper = refine(sets[0], args.sets[0], args)
         sets.append(deeper)
-    data = Decisions(sets)
+    if args.boundary_sets:
+        # A tenth of the boundary decisions is held out too, reported on its own.
+        boundary = [build_set(spec, args, race) for spec in args.boundary_sets]
+        first = sum(len(s.sizes) for s in sets)
+        held["boundary"] = first + np.arange(len(boundary[0].sizes) // 10)
+        sets += boundary
+    data = Decisions(sets, read_network(race) if race else None)
     print(f"{len(data.sizes)} decisions, {len(data.labels)} candidates ({time.perf_counter() - start:.0f} s)", flush=True)
     params = read_network(args.network.read_bytes())
     if args.hidden:
         params = widen(params, args.hidden, args.seed)
-    params = train(params, data, args)
+    params = train(params, data, held, args)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(network_bytes(params))
     print(f"wrote {args.out} ({time.perf_counter() - start:.0f} s in all)")

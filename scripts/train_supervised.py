@@ -58,11 +58,12 @@ def selfplay(net: bytes, args: argparse.Namespace, seed: int, tag: str) -> np.nd
     return boards
 
 
-def plays_of_a_roll(net: bytes, variant: str, boards: np.ndarray, rng: np.random.Generator, threads: int):
+def plays_of_a_roll(net: bytes, variant: str, boards: np.ndarray, rng: np.random.Generator, threads: int, race: bytes | None = None):
     """One random roll for each board and the positions after all its plays,
     the opponent then on roll, 20,000 boards at a time. Yields (boards done,
     those positions, the offsets where each board's plays start, whether each
-    game goes on, the opponent's 0-ply equity of each: +inf where it ended)."""
+    game goes on, the opponent's 0-ply equity of each: +inf where it ended).
+    With a `race` network, that one judges the plays that leave a pure race."""
     start = time.perf_counter()
     chunk = 20_000
     for k in range(0, len(boards), chunk):
@@ -74,7 +75,7 @@ def plays_of_a_roll(net: bytes, variant: str, boards: np.ndarray, rng: np.random
         flat = theirs.reshape(-1, 50)
         going_on = (flat[:, :25].sum(axis=1) > 0) & (flat[:, 25:].sum(axis=1) > 0)
         probs = np.zeros((len(theirs), 5), dtype=np.float32)
-        raw = _core.nn_label(net, variant, theirs[going_on].tobytes(), 0, threads)
+        raw = _core.nn_label(net, variant, theirs[going_on].tobytes(), 0, threads, race=race)
         probs[going_on] = np.frombuffer(raw, dtype=np.float32).reshape(-1, 5)
         their_equity = equities(probs)
         their_equity[~going_on] = np.inf

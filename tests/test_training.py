@@ -242,13 +242,18 @@ def test_race_script_trains_a_race_network_the_engine_plays(small_net: bytes, tm
         tavla.duel("backgammon", f"network={contact},{tmp_path / 'missing.tnn'}:0", "pips:0", games=2)
 
 
-def _ranking_script():
+def _script_module(name: str):
+    """A script of scripts/ as a module (conftest puts that folder on the path)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("train_ranking", ROOT / "scripts" / "train_ranking.py")
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _ranking_script():
+    return _script_module("train_ranking")
 
 
 def test_encoded_inputs_give_the_engines_probabilities_in_numpy() -> None:
@@ -265,6 +270,12 @@ def test_encoded_inputs_give_the_engines_probabilities_in_numpy() -> None:
     x = np.frombuffer(_core.nn_encode("backgammon", boards.tobytes()), "<f4").reshape(len(boards), -1)
     assert x.shape == (len(boards), 245)
     _, mine = ranking.forward(ranking.read_network(net), x)
+    # The engine keeps the five consistent (a backgammon is a gammon is a
+    # win), which caps a tiny backgammon output at its gammon's now and then.
+    mine[:, 1] = np.minimum(mine[:, 1], mine[:, 0])
+    mine[:, 2] = np.minimum(mine[:, 2], mine[:, 1])
+    mine[:, 3] = np.minimum(mine[:, 3], 1 - mine[:, 0])
+    mine[:, 4] = np.minimum(mine[:, 4], mine[:, 3])
     engine = np.frombuffer(_core.nn_label(net, "backgammon", boards.tobytes(), 0, 1), "<f4").reshape(-1, 5)
     np.testing.assert_allclose(mine, engine, atol=2e-5)
     assert ranking.network_bytes(ranking.read_network(net)) == net
@@ -349,3 +360,84 @@ def test_ranking_script_refines_close_decisions_by_a_deeper_search(small_net: by
         assert failed.returncode != 0 and message in failed.stderr, failed.stderr
     failed = subprocess.run(cmd + ["--refine-mix", "2"], capture_output=True, text=True)
     assert failed.returncode != 0 and "between 0 and 1" in failed.stderr
+
+
+def test_labels_with_a_race_network_judge_races_by_it(small_net: bytes, labelled: tuple[bytes, bytes]) -> None:
+    ranking = _ranking_script()
+    boards, labels = labelled
+    races = ranking.is_race(np.frombuffer(boards, dtype=np.int8).reshape(-1, 2, 25))
+    other = _core.td_new_network("backgammon", 8, 11)
+    # The same network for races gives the same labels; another one changes the races' 0-ply values only.
+    assert _core.nn_label(small_net, "backgammon", boards, 1, 1, race=small_net) == labels
+    plain = np.frombuffer(_core.nn_label(small_net, "backgammon", boards, 0, 1), "<f4").reshape(-1, 5)
+    with_race = np.frombuffer(_core.nn_label(small_net, "backgammon", boards, 0, 1, race=other), "<f4").reshape(-1, 5)
+    np.testing.assert_array_equal(plain[~races], with_race[~races])
+    assert races.any() and not np.array_equal(plain[races], with_race[races])
+    with pytest.raises(ValueError, match="network"):
+        _core.nn_label(small_net, "backgammon", boards, 1, 1, race=b"TVNN")
+
+
+def test_ranking_script_trains_boundary_decisions_around_the_race_network(small_net: bytes, tmp_path: Path) -> None:
+    ranking = _ranking_script()
+    start = tmp_path / "start.tnn"
+    start.write_bytes(small_net)
+    race = tmp_path / "race.tnn"
+    race.write_bytes(_core.td_new_network("backgammon", 8, 11))
+    out = tmp_path / "boundary.tnn"
+    cmd = _script_command("train_ranking.py", start, tmp_path, out, "--set", f"{start}:600:4:3:4", "--epochs", "2",
+                          "--boundary-set", f"{start}:3000:6:5:6")
+    no_race = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert no_race.returncode != 0 and "--race" in no_race.stderr
+    run = subprocess.run(cmd + ["--race", str(race)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "boundary held out" in run.stdout, run.stdout
+    assert out.read_bytes() != small_net
+    assert len(list((tmp_path / "data").glob("ranking-*-boundary-*.npz"))) == 1
+    # Every boundary decision keeps contact and race candidates, labelled by
+    # the 1-ply with the race network judging the races.
+    args = argparse.Namespace(data=tmp_path / "data", threads=1)
+    boundary = ranking.build_set(f"{start}:3000:6:5:6", args, race.read_bytes())
+    assert len(boundary.sizes) >= 5 and (boundary.sizes <= 6).all()
+    races = ranking.is_race(boundary.boards)
+    for lo, size in zip(ranking.first_rows(boundary.sizes), boundary.sizes):
+        assert races[lo : lo + size].any() and not races[lo : lo + size].all()
+    one_ply = _core.nn_label(small_net, "backgammon", boundary.boards[:6].tobytes(), 1, 1, race=race.read_bytes())
+    np.testing.assert_array_equal(boundary.labels[:6].ravel(), np.frombuffer(one_ply, "<f4"))
+    # In training, race candidates carry the race network's outputs, whatever the contact network says.
+    data = ranking.Decisions([boundary], ranking.read_network(race.read_bytes()))
+    rows = np.arange(len(boundary.labels))
+    _, given, fixed = ranking.student(ranking.read_network(small_net), data, rows)
+    _, race_out = ranking.forward(ranking.read_network(race.read_bytes()), data.inputs[races])
+    assert (fixed == races).all()
+    np.testing.assert_array_equal(given[races], race_out)
+    gradient = ranking.gradient(ranking.read_network(small_net), data, np.arange(len(boundary.sizes)), 4.0, 1.0)
+    assert any(np.abs(g).sum() > 0 for g in gradient)
+    with pytest.raises(SystemExit, match="--race"):
+        ranking.Decisions([boundary])
+
+
+def test_calibration_script_moves_output_levels_to_the_rollouts(small_net: bytes, tmp_path: Path) -> None:
+    start = tmp_path / "start.tnn"
+    start.write_bytes(small_net)
+    out = tmp_path / "calibrated.tnn"
+    cmd = _script_command("calibrate_outputs.py", start, tmp_path, out,
+                          "--positions", "200", "--trials", "4", "--seed", "3", "--threads", "1")
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    [cached] = list((tmp_path / "data").glob("calibration-*-n200-t4-s3-labels.npy"))
+    labels = np.load(cached)
+    assert labels.shape == (200, 5)
+    calibrated = out.read_bytes()
+    # Only the five output biases (the file's last 20 bytes) move ...
+    assert calibrated[:-20] == small_net[:-20] and calibrated[-20:] != small_net[-20:]
+    # ... and the network's mean outputs over the rolled-out positions become the rollouts' means.
+    calibrate = _script_module("calibrate_outputs")
+    boards = calibrate.contact_positions(small_net, 200, 3)
+    x = np.frombuffer(_core.nn_encode("backgammon", boards.tobytes()), "<f4").reshape(200, -1)
+    _, after = calibrate.forward(calibrate.read_network(calibrated), x)
+    np.testing.assert_allclose(after.mean(axis=0), labels.mean(axis=0), atol=1e-4)
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0 and out.read_bytes() == calibrated
+    for bad, message in [(["--trials", "0"], "--trials"), (["--network", str(tmp_path / "none.tnn")], "none.tnn")]:
+        failed = subprocess.run(cmd + bad, capture_output=True, text=True)
+        assert failed.returncode != 0 and message in failed.stderr, failed.stderr

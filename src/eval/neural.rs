@@ -29,6 +29,11 @@ impl Network {
         Network { net, race: None, name: name.into() }
     }
 
+    /// The same network with `race` (if any) judging every pure race.
+    pub fn with_race(self, race: Option<Mlp>) -> Network {
+        Network { race, ..self }
+    }
+
     /// A network from a weights file (for comparing training runs), checked
     /// against the variant's input encoding; `CONTACT.tnn,RACE.tnn` adds a
     /// network for pure races.

@@ -36,8 +36,8 @@ fn label_config(ply: u8) -> SearchConfig {
 
 /// The five probabilities of every position (for its player on roll) by an
 /// `ply`-deep search with `net`, on `threads` threads.
-pub fn label(net: &Mlp, positions: &[Position], ply: u8, threads: usize) -> Vec<[f32; OUTPUTS]> {
-    let evaluator = Network::from_mlp(net.clone(), "training");
+pub fn label(net: &Mlp, race: Option<&Mlp>, positions: &[Position], ply: u8, threads: usize) -> Vec<[f32; OUTPUTS]> {
+    let evaluator = Network::from_mlp(net.clone(), "training").with_race(race.cloned());
     let config = label_config(ply);
     let threads = threads.max(1).min(positions.len().max(1));
     let chunk = positions.len().div_ceil(threads).max(1);
@@ -126,8 +126,8 @@ mod tests {
         let mut trainer = TdTrainer::new(rules, 16, 4, 0.1);
         trainer.train(200);
         let positions = selfplay_positions(&trainer.net, rules, 300, 8);
-        let one = label(&trainer.net, &positions, 1, 1);
-        let three = label(&trainer.net, &positions, 1, 3);
+        let one = label(&trainer.net, None, &positions, 1, 1);
+        let three = label(&trainer.net, None, &positions, 1, 3);
         assert_eq!(one, three);
         // The 1-ply labels differ from the network's own 0-ply values: there is
         // something to learn.

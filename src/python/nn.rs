@@ -191,10 +191,12 @@ fn nn_selfplay_flat<'py>(
     Ok(PyBytes::new(py, &flat.iter().map(|&b| b as u8).collect::<Vec<u8>>()))
 }
 
-/// Labels positions (flat int8 bytes) by a `ply`-deep search with a network:
+/// Labels positions (flat int8 bytes) by a `ply`-deep search with a network
+/// (and `race`, a race network judging every pure race, where given):
 /// float32 bytes, five probabilities per position.
 #[pyfunction]
-#[pyo3(signature = (network, variant, boards, ply, threads = 0, **rules))]
+#[pyo3(signature = (network, variant, boards, ply, threads = 0, race = None, **rules))]
+#[allow(clippy::too_many_arguments)]
 fn nn_label<'py>(
     py: Python<'py>,
     network: &[u8],
@@ -202,6 +204,7 @@ fn nn_label<'py>(
     boards: &[u8],
     ply: u8,
     threads: usize,
+    race: Option<&[u8]>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     if ply > 3 {
@@ -209,9 +212,10 @@ fn nn_label<'py>(
     }
     let rules = rules_from_kwargs(variant, rules)?;
     let net = network_for(network, rules.variant)?;
+    let race = race.map(|race| network_for(race, rules.variant)).transpose()?;
     let positions = positions_from_flat(rules, boards)?;
     let threads = crate::threads_or_all_cores(threads);
-    let labels = py.allow_threads(|| supervised::label(&net, &positions, ply, threads));
+    let labels = py.allow_threads(|| supervised::label(&net, race.as_ref(), &positions, ply, threads));
     let bytes: Vec<u8> = labels.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
     Ok(PyBytes::new(py, &bytes))
 }
