@@ -27,6 +27,7 @@ import numpy as np
 
 from tavla import _core
 from train_ranking import forward, is_race, network_bytes, read_network  # this folder is on the path when a script runs
+from train_supervised import labels_in_chunks
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT = "backgammon"
@@ -43,16 +44,6 @@ def contact_positions(net: bytes, count: int, seed: int) -> np.ndarray:
         drawn = boards[~is_race(boards)]
         asked *= 2
     return np.ascontiguousarray(drawn[:count])
-
-
-def rollouts(net: bytes, boards: np.ndarray, trials: int, seed: int, threads: int, path: Path) -> np.ndarray:
-    """The mean outcome of `trials` rollouts of each board, kept in `path`."""
-    if path.exists():
-        return np.load(path)
-    raw = _core.nn_rollout_labels(net, VARIANT, boards.tobytes(), trials, seed, threads)
-    labels = np.frombuffer(raw, dtype=np.float32).reshape(-1, 5)
-    np.save(path, labels)
-    return labels
 
 
 def bias_shifts(logits: np.ndarray, targets: np.ndarray) -> np.ndarray:
@@ -95,7 +86,11 @@ def main() -> int:
     tag = hashlib.sha256(net).hexdigest()[:12]
     args.data.mkdir(parents=True, exist_ok=True)
     path = args.data / f"calibration-{tag}-n{args.positions}-t{args.trials}-s{args.seed}-labels.npy"
-    labels = rollouts(net, boards, args.trials, args.seed, args.threads, path)
+    # One chunk, so that the rollouts' seed is --seed itself.
+    labels = labels_in_chunks(
+        path, boards, len(boards),
+        lambda part, _at: _core.nn_rollout_labels(net, VARIANT, part.tobytes(), args.trials, args.seed, args.threads),
+    )
     x = np.frombuffer(_core.nn_encode(VARIANT, boards.tobytes()), "<f4").reshape(len(boards), -1)
     hidden, before = forward(params, x)
     logits = hidden @ params[2].T + params[3]

@@ -126,12 +126,10 @@ def decisions(
         races = is_race(theirs)
         for i in range(len(offsets) - 1):
             lo, hi = offsets[i], offsets[i + 1]
-            if hi - lo < 2 or not going_on[lo:hi].all():
+            if hi - lo < 2 or not going_on[lo:hi].all() or (race is None and races[lo:hi].any()):
                 continue
             # Each candidate is judged from the opponent's side: the mover wants it low.
             best = lo + np.argsort(their_equity[lo:hi], kind="stable")[:k]
-            if race is None and races[lo:hi].any():
-                continue
             if race is not None and (races[best].all() or not races[best].any()):
                 continue
             kept.append(theirs[best])
