@@ -10,14 +10,17 @@
 //! - [`batch`]: many positions at once, on all cores;
 //! - [`dice`]: seeded dice;
 //! - [`game`]: whole games and matches, the cube, trivial players;
+//! - [`cube`]: cube decisions and cubeful equity, match equity tables;
 //! - [`formats`]: XGID, GNU Backgammon IDs, FIBS boards and the project's JSON;
-//! - [`eval`], [`bearoff`], [`search`]: evaluation, exact race tables, expectiminimax;
+//! - [`eval`], [`bearoff`], [`search`]: evaluation, exact race tables, expectiminimax
+//!   (cubeless, and cubeful in [`search::cubeful`]);
 //! - [`nn`], [`rollout`]: neural networks, their training, and rollouts;
 //! - [`duel`], [`bench`], [`perft`]: strength harness, search bench, move-generator counts.
 
 pub mod batch;
 pub mod bearoff;
 pub mod bench;
+pub mod cube;
 pub mod dice;
 pub mod duel;
 pub mod error;

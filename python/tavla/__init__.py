@@ -18,6 +18,7 @@ from ._core import Move, Position, __version__, perft
 from ._core import _legal_positions_many
 from ._core import Game, Match, simulate_games
 from ._core import Candidate, Engine, Evaluation
+from ._core import CubeDecision, CubeState
 from . import formats
 from .duel import DuelResult, duel
 
@@ -26,7 +27,7 @@ VARIANTS = ("backgammon", "nardy", "gulbara")
 __all__ = [
     "Move", "Position", "VARIANTS", "legal_positions_many", "perft", "__version__",
     "Game", "Match", "simulate_games", "formats",
-    "Candidate", "DuelResult", "Engine", "Evaluation", "duel",
+    "Candidate", "DuelResult", "Engine", "Evaluation", "duel", "CubeState", "CubeDecision",
 ]
 
 

@@ -9,12 +9,14 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::{rules_from_kwargs, PyMove, PyPosition};
+use super::cube::{PyCubeDecision, PyCubeState};
 use crate::bench;
+use crate::cube::{default_met, MatchEquityTable};
 use crate::duel::{self, EnginePlayer, Player, RandomPlayer};
 use crate::error::Error;
 use crate::eval::{evaluator_by_name, game_result, Evaluation, Evaluator};
 use crate::movegen::check_die;
-use crate::search::{self, SearchConfig};
+use crate::search::{self, cubeful, SearchConfig};
 use crate::variant::{Rules, Variant};
 
 fn value_error(e: Error) -> PyErr {
@@ -26,6 +28,12 @@ fn value_error(e: Error) -> PyErr {
 #[derive(Clone)]
 pub struct PyEvaluation {
     inner: Evaluation,
+}
+
+impl From<Evaluation> for PyEvaluation {
+    fn from(inner: Evaluation) -> Self {
+        PyEvaluation { inner }
+    }
 }
 
 #[pymethods]
@@ -89,6 +97,12 @@ pub struct PyCandidate {
     /// The ply this play was judged at (plays cut by the move filter: 0).
     #[pyo3(get)]
     ply: u8,
+    /// Cubeful hints in match play: the mover's match winning chance after the play.
+    #[pyo3(get)]
+    mwc: Option<f64>,
+    /// Whether `equity` is cubeful (a hint given a cube state).
+    #[pyo3(get)]
+    cubeful: bool,
 }
 
 #[pymethods]
@@ -104,11 +118,13 @@ pub struct PyEngine {
     evaluator: Arc<dyn Evaluator>,
     config: SearchConfig,
     rules: Rules,
+    /// A match equity table loaded with `met=PATH`; else the variant's default.
+    met: Option<Arc<MatchEquityTable>>,
 }
 
 /// Engine options (everything else passed to `Engine` is a rule option).
 const ENGINE_OPTIONS: &[&str] =
-    &["evaluator", "threads", "bearoff", "filter_min", "filter_keep", "filter_margin", "inner_min", "inner_keep", "inner_margin"];
+    &["evaluator", "met", "threads", "bearoff", "filter_min", "filter_keep", "filter_margin", "inner_min", "inner_keep", "inner_margin"];
 
 impl PyEngine {
     fn check_position(&self, pos: &PyPosition) -> PyResult<()> {
@@ -120,6 +136,18 @@ impl PyEngine {
             )));
         }
         Ok(())
+    }
+
+    fn met(&self) -> &MatchEquityTable {
+        self.met.as_deref().unwrap_or_else(|| default_met(self.rules.variant))
+    }
+
+    fn check_cube(&self, cube: &PyCubeState) -> PyResult<crate::cube::CubeState> {
+        let state = cube.inner;
+        if !state.is_money() && state.match_length as usize > crate::cube::met::MAX_SCORE {
+            return Err(PyValueError::new_err("the match is longer than the match equity table"));
+        }
+        Ok(state)
     }
 
     pub(crate) fn player(&self) -> EnginePlayer {
@@ -145,12 +173,17 @@ impl PyEngine {
         let py_rules = PyDict::new(py);
         let mut config = SearchConfig { ply: ply as u8, ..SearchConfig::default() };
         let mut evaluator_name = "network".to_string();
+        let mut met = None;
         if let Some(options) = options {
             for (key, value) in options.iter() {
                 let name: String = key.extract()?;
                 let bad = |what: &str| PyValueError::new_err(format!("engine option {name} must be {what}"));
                 match name.as_str() {
                     "evaluator" => evaluator_name = value.extract().map_err(|_| bad("a name"))?,
+                    "met" => {
+                        let path: String = value.extract().map_err(|_| bad("the path of a match equity table (gnubg's XML format)"))?;
+                        met = Some(Arc::new(MatchEquityTable::from_file(&path).map_err(value_error)?));
+                    }
                     "threads" => config.threads = value.extract().map_err(|_| bad("a whole number >= 0"))?,
                     "bearoff" => config.use_bearoff = value.extract().map_err(|_| bad("True or False"))?,
                     "filter_min" => config.root_filter.min = value.extract().map_err(|_| bad("a whole number >= 0"))?,
@@ -175,7 +208,7 @@ impl PyEngine {
             PyValueError::new_err(format!("{e} (engine options are {})", ENGINE_OPTIONS.join(", ")))
         })?;
         let evaluator: Arc<dyn Evaluator> = Arc::from(evaluator_by_name(&evaluator_name, rules.variant).map_err(value_error)?);
-        Ok(PyEngine { evaluator, config, rules })
+        Ok(PyEngine { evaluator, config, rules, met })
     }
 
     #[getter]
@@ -199,35 +232,98 @@ impl PyEngine {
         Ok(PyEvaluation { inner: e })
     }
 
-    /// The best `top` plays of d1-d2, best first.
-    #[pyo3(signature = (position, d1, d2, top = 5))]
-    fn hint(&self, py: Python<'_>, position: &PyPosition, d1: i64, d2: i64, top: usize) -> PyResult<Vec<PyCandidate>> {
+    /// The best `top` plays of d1-d2, best first; with `cube` (a
+    /// `CubeState`) ranked by cubeful equity (money: normalized to the cube;
+    /// match: from the match winning chance, also given as `mwc`).
+    #[pyo3(signature = (position, d1, d2, top = 5, cube = None))]
+    fn hint(&self, py: Python<'_>, position: &PyPosition, d1: i64, d2: i64, top: usize, cube: Option<&PyCubeState>) -> PyResult<Vec<PyCandidate>> {
         self.check_position(position)?;
         let (d1, d2) = dice(d1, d2)?;
         let pos = position.inner;
-        let r = py.allow_threads(|| search::analyze(self.evaluator.as_ref(), &self.config, &pos, d1, d2));
-        let best = r.candidates[0].equity;
-        r.candidates
-            .iter()
+        let rows: Vec<(crate::movegen::Move, Evaluation, f64, u8, Option<f64>)> = match cube {
+            None => py
+                .allow_threads(|| search::analyze(self.evaluator.as_ref(), &self.config, &pos, d1, d2))
+                .candidates
+                .iter()
+                .map(|c| (c.play, c.evaluation, c.equity as f64, c.ply, None))
+                .collect(),
+            Some(cube) => {
+                let state = self.check_cube(cube)?;
+                let met = self.met();
+                py.allow_threads(|| cubeful::analyze_cubeful(self.evaluator.as_ref(), &self.config, met, &pos, d1, d2, &state))
+                    .candidates
+                    .iter()
+                    .map(|c| (c.play, c.evaluation, c.equity, c.ply, c.mwc))
+                    .collect()
+            }
+        };
+        let best = rows[0].2;
+        rows.iter()
             .take(top.max(1))
-            .map(|c| {
+            .map(|&(play, evaluation, equity, ply, mwc)| {
                 Ok(PyCandidate {
-                    r#move: Py::new(py, PyMove::from(c.play))?,
-                    evaluation: Py::new(py, PyEvaluation { inner: c.evaluation })?,
-                    equity: c.equity,
-                    diff: c.equity - best,
-                    ply: c.ply,
+                    r#move: Py::new(py, PyMove::from(play))?,
+                    evaluation: Py::new(py, PyEvaluation { inner: evaluation })?,
+                    equity: equity as f32,
+                    diff: (equity - best) as f32,
+                    ply,
+                    mwc,
+                    cubeful: cube.is_some(),
                 })
             })
             .collect()
     }
 
-    /// The best play of d1-d2.
-    fn best_move(&self, py: Python<'_>, position: &PyPosition, d1: i64, d2: i64) -> PyResult<PyMove> {
+    /// The best play of d1-d2 (cubeful with `cube`).
+    #[pyo3(signature = (position, d1, d2, cube = None))]
+    fn best_move(&self, py: Python<'_>, position: &PyPosition, d1: i64, d2: i64, cube: Option<&PyCubeState>) -> PyResult<PyMove> {
         self.check_position(position)?;
         let (d1, d2) = dice(d1, d2)?;
         let pos = position.inner;
-        Ok(PyMove::from(py.allow_threads(|| search::best_move(self.evaluator.as_ref(), &self.config, &pos, d1, d2))))
+        let play = match cube {
+            None => py.allow_threads(|| search::best_move(self.evaluator.as_ref(), &self.config, &pos, d1, d2)),
+            Some(cube) => {
+                let state = self.check_cube(cube)?;
+                let met = self.met();
+                py.allow_threads(|| cubeful::analyze_cubeful(self.evaluator.as_ref(), &self.config, met, &pos, d1, d2, &state))
+                    .candidates[0]
+                    .play
+            }
+        };
+        Ok(PyMove::from(play))
+    }
+
+    /// The cube decision of the player on roll of `position`, before its
+    /// roll, under `cube` (a `CubeState`), at the engine's ply.
+    fn cube_decision(&self, py: Python<'_>, position: &PyPosition, cube: &PyCubeState) -> PyResult<PyCubeDecision> {
+        self.check_position(position)?;
+        if position.inner.is_game_over() {
+            return Err(PyValueError::new_err("the game is over: there is no cube decision"));
+        }
+        let state = self.check_cube(cube)?;
+        let pos = position.inner;
+        let met = self.met();
+        let analysis = py.allow_threads(|| cubeful::cube_decision(self.evaluator.as_ref(), &self.config, met, &pos, &state));
+        Ok(PyCubeDecision { inner: analysis.decision, state, evaluation: analysis.evaluation, ply: self.config.ply })
+    }
+
+    /// The match equity table's name (used in match play).
+    #[getter]
+    fn met_name(&self) -> String {
+        self.met().name().to_string()
+    }
+
+    /// The table's match winning chance for the player needing `away`
+    /// points against one needing `opponent_away` (`post_crawford`: after
+    /// the Crawford game).
+    #[pyo3(signature = (away, opponent_away, post_crawford = false))]
+    fn match_equity(&self, away: i64, opponent_away: i64, post_crawford: bool) -> PyResult<f64> {
+        for (what, a) in [("away", away), ("opponent_away", opponent_away)] {
+            if !(1..=64).contains(&a) {
+                return Err(PyValueError::new_err(format!("{what} must be 1 to 64, not {a}")));
+            }
+        }
+        Ok(self.met().mwc(away as i32, opponent_away as i32, post_crawford))
     }
 
     /// (best play, nodes searched): for benchmarks.

@@ -20,6 +20,7 @@ use crate::notation::format_play;
 use crate::position::{Position, ME, THEM};
 use crate::variant::{OptionValue, Rules, Variant};
 
+mod cube;
 mod engine;
 
 fn value_error(e: Error) -> PyErr {
@@ -375,6 +376,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     nn::register(m)?;
     game::register(m)?;
     engine::register(m)?;
+    cube::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

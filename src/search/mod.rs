@@ -26,6 +26,8 @@
 //! does not know how many rolls the game has seen, which decides whether a
 //! double cascades). The game loop of [`crate::duel`] plays cascades in full.
 
+pub mod cubeful;
+
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

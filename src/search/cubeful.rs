@@ -1,0 +1,330 @@
+//! Cubeful search: the checker search of [`super`] with the cube state
+//! carried down the tree.
+//!
+//! A node is a position with the player on roll before its roll and a list
+//! of cube states to value it under (money: equity normalized to each
+//! state's cube; match: the player on roll's match winning chance).
+//! - **Leaf** (0 plies left, or the game over): the static evaluation turned
+//!   cubeful by [`janowski`] with the position's cube efficiency.
+//! - **Inner node**: for each of the 21 rolls the mover picks its play (the
+//!   best at 0-ply cubeful under the node's first state, then the inner
+//!   filter's survivors searched deeper, as the cubeless search does), and
+//!   the position after it is valued one ply shallower from the opponent's
+//!   side; the roll-weighted average, turned back to the mover, is the value.
+//! - Below the root, the player on roll may double before rolling: each
+//!   state brings its doubled twin (cube x2, owned by the opponent) down the
+//!   tree, and the node's value is max(no double, min(double/take,
+//!   double/pass)) whenever that player may double. This is the recursion of
+//!   GNU Backgammon's cubeful evaluation, so 0-ply values agree with gnubg's
+//!   on equal probabilities.
+//!
+//! The root of a cube decision asks for two states, "no double" and
+//! "double, take", without the extra doubling (that choice is the decision
+//! itself). Bear-offs are searched on (the cube matters there) instead of
+//! stopping at the exact cubeless tables; the static evaluations still come
+//! from the tables and the cache.
+
+use super::{filtered, parallel, sort_by_equity, SearchConfig, Worker};
+use crate::bearoff::rolls;
+use crate::cube::decision::CubeDecision;
+use crate::cube::efficiency::efficiency;
+use crate::cube::janowski::{self, mwc_after, Chances};
+use crate::cube::met::MatchEquityTable;
+use crate::cube::state::CubeState;
+use crate::eval::{Evaluation, Evaluator};
+use crate::movegen::Move;
+use crate::position::Position;
+
+/// A root play judged with the cube.
+#[derive(Clone, Copy, Debug)]
+pub struct CubefulCandidate {
+    pub play: Move,
+    /// Cubeless probabilities after the play (the mover's view).
+    pub evaluation: Evaluation,
+    /// Cubeful equity normalized to the cube (match: from the MWC).
+    pub equity: f64,
+    /// Match play: the mover's match winning chance.
+    pub mwc: Option<f64>,
+    pub ply: u8,
+}
+
+/// The root's plays, best first, and the nodes searched.
+#[derive(Clone, Debug)]
+pub struct CubefulResult {
+    pub candidates: Vec<CubefulCandidate>,
+    pub nodes: u64,
+}
+
+/// A cube decision with the cubeless evaluation behind it.
+#[derive(Clone, Copy, Debug)]
+pub struct CubeAnalysis {
+    pub decision: CubeDecision,
+    pub evaluation: Evaluation,
+    pub nodes: u64,
+}
+
+/// A value seen from the other player: money negates, match complements.
+fn other_side(value: f64, money: bool) -> f64 {
+    if money {
+        -value
+    } else {
+        1.0 - value
+    }
+}
+
+/// What the doubler gets from a double and a pass: one cube's worth.
+fn double_pass_value(state: &CubeState, met: &MatchEquityTable) -> f64 {
+    if state.is_money() {
+        1.0
+    } else {
+        mwc_after(state, met, 0, 0, state.value)
+    }
+}
+
+/// The branches a node is valued on, from the player on roll's side: for
+/// each state, playing on ("no double") and, below the root when that
+/// player may double, the doubled cube it would hand over; `None` where
+/// there is no such branch.
+fn branches(states: &[Option<CubeState>], top: bool) -> Vec<Option<CubeState>> {
+    let mut out = Vec::with_capacity(2 * states.len());
+    for s in states {
+        out.push(*s);
+        out.push(s.filter(|s| !top && s.may_double()).map(|s| s.doubled()));
+    }
+    out
+}
+
+fn flipped(states: &[Option<CubeState>]) -> Vec<Option<CubeState>> {
+    states.iter().map(|s| s.map(|s| s.flip())).collect()
+}
+
+/// Each state's value from the values of its two branches: the better of
+/// no double and the taker's choice of take or pass (at the root, where the
+/// choice is the question, the no-double branch as it is).
+fn with_cube_choice(states: &[Option<CubeState>], values: &[f64], top: bool, met: &MatchEquityTable) -> Vec<f64> {
+    states
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            let (no_double, doubled) = (values[2 * k], values[2 * k + 1]);
+            let Some(state) = s else { return f64::NAN };
+            if top || !state.may_double() {
+                return no_double;
+            }
+            let take = if state.is_money() { 2.0 * doubled } else { doubled };
+            let pass = double_pass_value(state, met);
+            if take >= no_double && pass >= no_double {
+                take.min(pass)
+            } else {
+                no_double
+            }
+        })
+        .collect()
+}
+
+impl Worker<'_> {
+    /// 0-ply: the cubeful values of `pos` (static evaluation `e`) under
+    /// each state, for the player on roll.
+    fn leaf_values(&self, pos: &Position, e: &Evaluation, states: &[Option<CubeState>], top: bool, met: &MatchEquityTable) -> Vec<f64> {
+        let x = efficiency(pos);
+        let p = Chances::from(e);
+        let values: Vec<f64> =
+            branches(states, top).iter().map(|b| b.map_or(f64::NAN, |b| janowski::cubeful(&p, &b, met, x))).collect();
+        with_cube_choice(states, &values, top, met)
+    }
+
+    /// The cubeful value of `pos` for the player on roll under each state,
+    /// searched `plies` deep, and the cubeless evaluation found on the way.
+    /// Below the root (`top` false) each state includes that player's
+    /// option to double now.
+    pub(super) fn cubeful_values(
+        &mut self,
+        pos: &Position,
+        states: &[Option<CubeState>],
+        plies: u8,
+        top: bool,
+        met: &MatchEquityTable,
+    ) -> (Evaluation, Vec<f64>) {
+        let (e, _) = self.static_eval(pos);
+        if plies == 0 || pos.is_game_over() {
+            return (e, self.leaf_values(pos, &e, states, top, met));
+        }
+        let moves = branches(states, top);
+        let mut sum = vec![0.0; moves.len()];
+        let mut cubeless = Evaluation::default();
+        for (d1, d2, p) in rolls() {
+            let (ev, values) = self.best_cubeful_play(pos, d1, d2, &moves, plies - 1, met);
+            cubeless.add_scaled(&ev, p as f32);
+            for (s, v) in sum.iter_mut().zip(values) {
+                *s += p * v;
+            }
+        }
+        (cubeless, with_cube_choice(states, &sum, top, met))
+    }
+
+    /// The mover's play of d1-d2, chosen under the first of `mine` (the
+    /// mover's cube states, its no-double branch first), and the mover's
+    /// values after it under each of them; `plies` is the depth left below.
+    fn best_cubeful_play(
+        &mut self,
+        pos: &Position,
+        d1: u8,
+        d2: u8,
+        mine: &[Option<CubeState>],
+        plies: u8,
+        met: &MatchEquityTable,
+    ) -> (Evaluation, Vec<f64>) {
+        let money = mine.iter().flatten().next().is_none_or(|s| s.is_money());
+        let theirs = flipped(mine);
+        let mut plays = Vec::with_capacity(32);
+        self.movegen.legal_moves(pos, d1, d2, &mut plays);
+        let afters: Vec<Position> = plays.iter().map(|m| m.position.flip()).collect();
+        let statics = self.static_evals(&afters);
+        let to_mine = |values: Vec<f64>| -> Vec<f64> { values.into_iter().map(|v| other_side(v, money)).collect() };
+        // 0-ply: every play under all the states at once.
+        let mut scored: Vec<(Evaluation, Vec<f64>, Position)> = statics
+            .into_iter()
+            .zip(afters)
+            .map(|((e, _), after)| {
+                let values = self.leaf_values(&after, &e, &theirs, false, met);
+                (e.invert(), to_mine(values), after)
+            })
+            .collect();
+        sort_by_equity(&mut scored, |s| s.1[0] as f32);
+        if plies == 0 {
+            let (e, values, _) = scored.swap_remove(0);
+            return (e, values);
+        }
+        let kept = filtered(&scored, self.config.inner_filter, |s| s.1[0] as f32);
+        let mut best: Option<(Evaluation, Vec<f64>)> = None;
+        for (_, _, after) in &scored[..kept] {
+            let (e, values) = self.cubeful_values(after, &theirs, plies, false, met);
+            let values = to_mine(values);
+            if best.as_ref().is_none_or(|b| values[0] > b.1[0]) {
+                best = Some((e.invert(), values));
+            }
+        }
+        best.expect("the filter keeps at least one play")
+    }
+}
+
+/// The cube decision of the player on roll of `pos` (before its roll) at
+/// `config.ply`, with the equities normalized to the cube.
+pub fn cube_decision(
+    evaluator: &dyn Evaluator,
+    config: &SearchConfig,
+    met: &MatchEquityTable,
+    pos: &Position,
+    state: &CubeState,
+) -> CubeAnalysis {
+    let states = [Some(*state), Some(state.doubled())];
+    let (evaluation, values, nodes) = root_values(evaluator, config, met, pos, &states);
+    let no_double = values[0];
+    let take = if state.is_money() { 2.0 * values[1] } else { values[1] };
+    let pass = double_pass_value(state, met);
+    let can_win_gammon = evaluation.win_gammon > 0.0;
+    let decision = if state.is_money() {
+        CubeDecision::classify(state, no_double, take, pass, None, can_win_gammon)
+    } else {
+        let eq = |mwc: f64| janowski::mwc_to_equity(mwc, state, met);
+        CubeDecision::classify(state, eq(no_double), eq(take), eq(pass), Some([no_double, take, pass]), can_win_gammon)
+    };
+    CubeAnalysis { decision, evaluation, nodes }
+}
+
+/// The cubeful value of `pos` for the player on roll under `state`,
+/// including its option to double now.
+pub fn evaluate_cubeful(
+    evaluator: &dyn Evaluator,
+    config: &SearchConfig,
+    met: &MatchEquityTable,
+    pos: &Position,
+    state: &CubeState,
+) -> (Evaluation, f64, u64) {
+    let analysis = cube_decision(evaluator, config, met, pos, state);
+    let best = analysis.decision.best();
+    let value = match analysis.decision.mwc {
+        Some(_) => janowski::equity_to_mwc(best, state, met),
+        None => best,
+    };
+    (analysis.evaluation, value, analysis.nodes)
+}
+
+/// The root of a cube decision: the 21 rolls shared out over the threads.
+fn root_values(
+    evaluator: &dyn Evaluator,
+    config: &SearchConfig,
+    met: &MatchEquityTable,
+    pos: &Position,
+    states: &[Option<CubeState>],
+) -> (Evaluation, Vec<f64>, u64) {
+    let mut root = Worker::new(evaluator, config);
+    if config.ply == 0 || pos.is_game_over() {
+        let (e, values) = root.cubeful_values(pos, states, 0, true, met);
+        return (e, values, root.nodes);
+    }
+    root.static_eval(pos);
+    let moves = branches(states, true);
+    let all = rolls();
+    let (per_roll, nodes) = parallel(evaluator, config, all.len(), |w, k| {
+        w.best_cubeful_play(pos, all[k].0, all[k].1, &moves, config.ply - 1, met)
+    });
+    let mut cubeless = Evaluation::default();
+    let mut sum = vec![0.0; moves.len()];
+    for ((e, values), &(_, _, p)) in per_roll.iter().zip(all.iter()) {
+        cubeless.add_scaled(e, p as f32);
+        for (s, v) in sum.iter_mut().zip(values) {
+            *s += p * v;
+        }
+    }
+    (cubeless, with_cube_choice(states, &sum, true, met), nodes + root.nodes)
+}
+
+/// Every play of d1-d2 judged with the cube: all at 0-ply, the root
+/// filter's best at `config.ply`; best first by cubeful equity.
+pub fn analyze_cubeful(
+    evaluator: &dyn Evaluator,
+    config: &SearchConfig,
+    met: &MatchEquityTable,
+    pos: &Position,
+    d1: u8,
+    d2: u8,
+    state: &CubeState,
+) -> CubefulResult {
+    let money = state.is_money();
+    // After my play the opponent is on roll with my cube seen from its side.
+    let theirs = [Some(state.flip())];
+    let mut root = Worker::new(evaluator, config);
+    let mut plays = Vec::with_capacity(32);
+    root.movegen.legal_moves(pos, d1, d2, &mut plays);
+    let afters: Vec<Position> = plays.iter().map(|m| m.position.flip()).collect();
+    let statics = root.static_evals(&afters);
+    let candidate = |play: Move, e: Evaluation, their_value: f64, ply: u8| {
+        let mine = other_side(their_value, money);
+        let (equity, mwc) = if money { (mine, None) } else { (janowski::mwc_to_equity(mine, state, met), Some(mine)) };
+        CubefulCandidate { play, evaluation: e, equity, mwc, ply }
+    };
+    let mut candidates: Vec<CubefulCandidate> = plays
+        .iter()
+        .zip(statics)
+        .zip(&afters)
+        .map(|((m, (e, _)), after)| {
+            let values = root.leaf_values(after, &e, &theirs, false, met);
+            candidate(*m, e.invert(), values[0], 0)
+        })
+        .collect();
+    sort_by_equity(&mut candidates, |c| c.equity as f32);
+    let mut nodes = root.nodes;
+    if config.ply > 0 && candidates.len() > 1 {
+        let kept = filtered(&candidates, config.root_filter, |c| c.equity as f32);
+        let (deep, n) = parallel(evaluator, config, kept, |w, k| {
+            w.cubeful_values(&candidates[k].play.position.flip(), &theirs, config.ply, false, met)
+        });
+        nodes += n;
+        for (c, (e, values)) in candidates.iter_mut().zip(deep) {
+            *c = candidate(c.play, e.invert(), values[0], config.ply);
+        }
+        candidates[..kept].sort_by(|a, b| b.equity.total_cmp(&a.equity));
+    }
+    CubefulResult { candidates, nodes }
+}
