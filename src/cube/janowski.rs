@@ -145,6 +145,8 @@ pub fn equity_to_mwc(equity: f64, state: &CubeState, met: &MatchEquityTable) -> 
 
 /// Cubeful equity (money, normalized to the cube) or MWC (match) at 0-ply.
 pub fn cubeful(p: &Chances, state: &CubeState, met: &MatchEquityTable, efficiency: f64) -> f64 {
+    // A cube at its maximum can never be turned again: it is dead.
+    let efficiency = if state.value * 2 > state.max_value { 0.0 } else { efficiency };
     if state.is_money() {
         money(p, state, efficiency)
     } else {
