@@ -328,3 +328,68 @@ pub fn analyze_cubeful(
     }
     CubefulResult { candidates, nodes }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::state::Owner;
+    use crate::eval::heuristic::Heuristic;
+    use crate::variant::{Rules, Variant};
+
+    fn config(ply: u8, threads: usize) -> SearchConfig {
+        SearchConfig { ply, threads, ..SearchConfig::default() }
+    }
+
+    #[test]
+    fn zero_ply_decision_is_the_formula_on_the_static_evaluation() {
+        let pos = Position::start(Rules::backgammon());
+        let ev = Heuristic::new(Variant::Backgammon);
+        let met = MatchEquityTable::kazaross_xg2();
+        for state in [CubeState::money(), CubeState { match_length: 7, score: [2, 4], ..CubeState::money() }] {
+            let a = cube_decision(&ev, &config(0, 1), met, &pos, &state);
+            let p = Chances::from(&crate::eval::static_evaluation(&ev, &pos, true).0);
+            let nd = janowski::cubeful(&p, &state, met, 0.68);
+            let dt = janowski::cubeful(&p, &state.doubled(), met, 0.68);
+            let (nd, dt) = if state.is_money() {
+                (nd, 2.0 * dt)
+            } else {
+                (janowski::mwc_to_equity(nd, &state, met), janowski::mwc_to_equity(dt, &state, met))
+            };
+            assert!((a.decision.no_double - nd).abs() < 1e-12);
+            assert!((a.decision.double_take - dt).abs() < 1e-12);
+            assert!((a.decision.double_pass - 1.0).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn threads_change_neither_values_nor_nodes() {
+        let pos = Position::start(Rules::backgammon());
+        let ev = Heuristic::new(Variant::Backgammon);
+        let met = MatchEquityTable::kazaross_xg2();
+        let state = CubeState { value: 2, owner: Owner::Me, ..CubeState::money() };
+        let a = cube_decision(&ev, &config(1, 1), met, &pos, &state);
+        let b = cube_decision(&ev, &config(1, 3), met, &pos, &state);
+        assert_eq!(a.nodes, b.nodes);
+        assert!((a.decision.no_double - b.decision.no_double).abs() < 1e-9);
+        let h1 = analyze_cubeful(&ev, &config(1, 1), met, &pos, 3, 1, &state);
+        let h2 = analyze_cubeful(&ev, &config(1, 2), met, &pos, 3, 1, &state);
+        assert_eq!(h1.nodes, h2.nodes);
+        assert_eq!(h1.candidates[0].play, h2.candidates[0].play);
+    }
+
+    #[test]
+    fn an_owned_cube_is_worth_more_than_a_centered_one() {
+        // Cube ownership has value at every depth: the option to double later.
+        let pos = Position::start(Rules::backgammon());
+        let ev = Heuristic::new(Variant::Backgammon);
+        let met = MatchEquityTable::kazaross_xg2();
+        for ply in [0, 1] {
+            let owned = CubeState { value: 2, owner: Owner::Me, ..CubeState::money() };
+            let theirs = CubeState { value: 2, owner: Owner::Opponent, ..CubeState::money() };
+            let (_, mine, _) = evaluate_cubeful(&ev, &config(ply, 1), met, &pos, &owned);
+            let (_, centered, _) = evaluate_cubeful(&ev, &config(ply, 1), met, &pos, &CubeState::money());
+            let (_, other, _) = evaluate_cubeful(&ev, &config(ply, 1), met, &pos, &theirs);
+            assert!(mine > centered && centered > other, "ply {ply}: {mine} {centered} {other}");
+        }
+    }
+}
