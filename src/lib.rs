@@ -10,6 +10,7 @@
 //! - [`batch`]: many positions at once, on all cores;
 //! - [`dice`]: seeded dice;
 //! - [`game`]: whole games and matches, the cube, trivial players;
+//! - [`cube`]: the doubling cube in evaluation: match equity tables;
 //! - [`formats`]: XGID, GNU Backgammon IDs, FIBS boards and the project's JSON;
 //! - [`eval`], [`bearoff`], [`search`]: evaluation, exact race tables, expectiminimax;
 //! - [`nn`], [`rollout`]: neural networks, their training, and rollouts;
@@ -18,6 +19,7 @@
 pub mod batch;
 pub mod bearoff;
 pub mod bench;
+pub mod cube;
 pub mod dice;
 pub mod duel;
 pub mod error;
