@@ -13,16 +13,17 @@
 //!   under 0.5 (Kazaross-XG2: 0.48803) because the leader has a free drop at
 //!   2-away. In gnubg's `matchequity.c` this is `aafMETPostCrawford[p][n]`,
 //!   the chance of player `p` when `p` needs `n + 1` and the opponent is
-//!   leading at 1-away: its Crawford row is built as
+//!   leading at 1-away: its lookups read `1 - post[n]` for the leader, and
+//!   its Zadeh model builds the Crawford row from it as
 //!   `pre[i][0] = g/2 post[i-2] + (1-g)/2 post[i-1]` (the trailer wins the
-//!   Crawford game half the time, a gammon with rate `g`), and its lookups
-//!   read `1 - post[n]` for the leader. An XML post-Crawford table with
-//!   `player="both"` fills the row of both players.
+//!   Crawford game half the time, a gammon with rate `g`). An XML
+//!   post-Crawford table with `player="both"` fills the row of both players.
 //!
 //! Tables are kept filled to [`MAX_SCORE`] = 64 points (gnubg's `MAXSCORE`).
-//! A table shorter than that is extended exactly as gnubg extends it (see
-//! [`MatchEquityTable::from_xml`]), so tavla and gnubg agree on every cell;
-//! the tests compare with gnubg's own extended tables.
+//! A table shorter than that is extended as gnubg extends it (see
+//! [`MatchEquityTable::from_xml`]), so tavla and gnubg agree on every cell
+//! up to gnubg's float rounding; the tests compare with gnubg's own
+//! extended tables.
 //!
 //! Tables come from gnubg's XML format (`met.dtd`), from Zadeh's model
 //! ([`MatchEquityTable::zadeh`], [`MatchEquityTable::from_gammon_rate`]) for
@@ -159,7 +160,8 @@ impl MatchEquityTable {
     ///   `length - 1` away) and continues with the recursion of
     ///   [`PostCrawfordModel::default`];
     /// - an explicit pre-Crawford table is extended with David Montgomery's
-    ///   normal approximation (see [`extend_pre`]);
+    ///   normal approximation (the points won over the rest of the match
+    ///   taken as normal, with his measured per-game deviations);
     /// - a Zadeh table is computed to 64 points and not extended. (gnubg 1.07
     ///   reads zadeh.xml's `<length>-1</length>` and hands the -1 to its
     ///   extension, which then overwrites the whole Zadeh table with
@@ -471,11 +473,12 @@ fn montgomery(behind: usize, ahead: usize) -> f64 {
 /// Montgomery's estimate, the cells where "me" needs more points computed
 /// and the others 1 minus them. The known cells are untouched.
 fn extend_pre(met: &mut PreTable, native: usize) {
-    for i in native..MAX_SCORE {
-        for j in 0..=i {
-            met[i][j] = montgomery(i + 1, j + 1);
+    for (i, row) in met.iter_mut().enumerate().skip(native) {
+        for (j, cell) in row.iter_mut().enumerate().take(i + 1) {
+            *cell = montgomery(i + 1, j + 1);
         }
     }
+    #[allow(clippy::needless_range_loop)] // a transpose reads best with indices
     for i in 0..MAX_SCORE {
         for j in native.max(i + 1)..MAX_SCORE {
             met[i][j] = 1.0 - met[j][i];
@@ -714,4 +717,401 @@ fn post_crawford_model(parameters: &[(&str, f64)]) -> Result<PostCrawfordModel> 
     }
     check_model(&ZadehModel { post_crawford: model, ..ZadehModel::default() })?;
     Ok(model)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// gnubg's zadeh.xml without its DOCTYPE, its notice kept.
+    const ZADEH_XML: &str = r#"<?xml version = "1.0"?>
+<!--
+
+     Copyright (C) 2002 Joern Thyssen <jthyssen@dk.ibm.com>
+
+     Parameters for a match equity table derived from
+     the formulas described in
+     Norman Zadeh, _On Doubling in Tournament Backgammon_
+     Management Science, Vol. 23, No. 9, May 1977
+
+     This file is distributed as a part of the GNU Backgammon program.
+
+     Copying and distribution of this file, with or without modification,
+     are permitted in any medium without royalty provided the copyright
+     notice and this notice are preserved.  This file is offered as-is,
+     without any warranty.
+
+     $Id: zadeh.xml,v 1.5 2020/12/12 21:37:18 plm Exp $
+
+ -->
+<met>
+   <info>
+      <name>N. Zadeh</name>
+      <description>N. Zadeh, Management Science 23, 986 (1977)</description>
+      <length>-1</length>
+   </info>
+   <pre-crawford-table type="zadeh">
+      <parameters>
+         <parameter name="gammon-rate-leader">0.25</parameter>
+         <parameter name="gammon-rate-trailer">0.15</parameter>
+         <parameter name="delta">0.08</parameter>
+         <parameter name="delta-bar">0.06</parameter>
+      </parameters>
+   </pre-crawford-table>
+   <post-crawford-table type="zadeh" player="both">
+      <parameters>
+         <parameter name="gammon-rate-trailer">0.25</parameter>
+         <parameter name="free-drop-2-away">0.015</parameter>
+         <parameter name="free-drop-4-away">0.004</parameter>
+      </parameters>
+   </post-crawford-table>
+</met>"#;
+
+    /// A well-formed explicit table of `n` points built from a formula, for
+    /// the bad-input tests to break in one place at a time.
+    fn small_xml(n: usize, post_values: usize) -> String {
+        let mut text = format!("<met><info><name>t</name><description>d</description><length>{n}</length></info>");
+        text.push_str("<pre-crawford-table type=\"explicit\">");
+        for i in 0..n {
+            text.push_str("<row>");
+            for j in 0..n {
+                let value = 0.5 + 0.04 * (j as f64 - i as f64);
+                text.push_str(&format!("<me>{value}</me>"));
+            }
+            text.push_str("</row>");
+        }
+        text.push_str("</pre-crawford-table><post-crawford-table type=\"explicit\" player=\"both\"><row>");
+        for j in 0..post_values {
+            text.push_str(&format!("<me>{}</me>", 0.5 / (1 + j) as f64));
+        }
+        text.push_str("</row></post-crawford-table></met>");
+        text
+    }
+
+    fn error_of(text: &str) -> String {
+        MatchEquityTable::from_xml(text).expect_err("the table should be refused").to_string()
+    }
+
+    /// gnubg's tables from `scripts/gnubg_met_fixture.py`: (pre, post rows).
+    fn gnubg_fixture(json: &str) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
+        let value: serde_json::Value = serde_json::from_str(json).unwrap();
+        let rows = |v: &serde_json::Value| -> Vec<Vec<f64>> {
+            v.as_array()
+                .unwrap()
+                .iter()
+                .map(|row| row.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect())
+                .collect()
+        };
+        (rows(&value["pre"]), rows(&value["post"]))
+    }
+
+    /// The largest difference between a table and gnubg's, and where.
+    fn largest_difference(table: &MatchEquityTable, json: &str) -> (f64, String) {
+        let (pre, post) = gnubg_fixture(json);
+        assert_eq!((pre.len(), post.len()), (MAX_SCORE, 2));
+        let mut worst = (0.0, String::new());
+        for (i, gnubg_row) in pre.iter().enumerate() {
+            assert_eq!(gnubg_row.len(), MAX_SCORE);
+            for (j, gnubg) in gnubg_row.iter().enumerate() {
+                let diff = (table.pre(i + 1, j + 1) - gnubg).abs();
+                if diff > worst.0 {
+                    worst = (diff, format!("pre({}, {})", i + 1, j + 1));
+                }
+            }
+            for (player, row) in post.iter().enumerate() {
+                let ours = if player == 0 { table.post(i + 1) } else { table.post_opponent(i + 1) };
+                let diff = (ours - row[i]).abs();
+                if diff > worst.0 {
+                    worst = (diff, format!("post row {player} at {}-away", i + 1));
+                }
+            }
+        }
+        worst
+    }
+
+    /// gnubg keeps its tables in C floats and tavla in f64: the largest
+    /// differences are 7e-8 (Kazaross-XG2) and 1.3e-7 (Zadeh, whose
+    /// recursion gnubg runs in floats), so 1e-6 passes float rounding and
+    /// catches any real disagreement (a wrong Montgomery deviation moves
+    /// cells by 1e-3).
+    const GNUBG_TOLERANCE: f64 = 1e-6;
+
+    #[test]
+    fn kazaross_cells_are_the_files_values() {
+        let met = MatchEquityTable::kazaross_xg2();
+        assert_eq!(met.name(), "Kazaross XG2 25 point MET");
+        assert_eq!(met.native_length(), 25);
+        assert!(met.description().starts_with("Generated using XG rollouts"));
+        assert_eq!(met.pre(1, 1), 0.5);
+        assert_eq!(met.pre(1, 2), 0.67736);
+        assert_eq!(met.pre(2, 1), 0.32264);
+        assert_eq!(met.pre(3, 5), 0.64795);
+        assert_eq!(met.pre(1, 25), 0.99905);
+        assert_eq!(met.pre(10, 1), 0.040725);
+        assert_eq!(met.post(1), 0.5);
+        assert_eq!(met.post(2), 0.48803);
+        assert_eq!(met.post(3), 0.32264);
+        assert_eq!(met.post(24), 0.00182);
+        assert_eq!(met.post_opponent(2), 0.48803);
+    }
+
+    #[test]
+    fn post_crawford_row_continues_from_length_minus_one() {
+        // The file gives 0.00123 at 25-away; gnubg keeps only 24 values and
+        // computes the 25th from 21- and 23-away with gammon rate 0.25.
+        let met = MatchEquityTable::kazaross_xg2();
+        let expected = 0.25 * 0.5 * 0.00336 + 0.75 * 0.5 * 0.00203;
+        assert!((met.post(25) - expected).abs() < 1e-15, "{}", met.post(25));
+    }
+
+    #[test]
+    fn kazaross_is_symmetric_where_the_file_is() {
+        // The file's 25 x 25 cells are complementary, and the extension
+        // makes the others so, except that Montgomery's diagonal beyond 25
+        // is cut at six deviations and falls short of 1/2 by 1e-9.
+        let met = MatchEquityTable::kazaross_xg2();
+        for i in 1..=MAX_SCORE {
+            for j in 1..=MAX_SCORE {
+                let sum = met.pre(i, j) + met.pre(j, i);
+                let tolerance = if i == j && i > 25 { 1e-8 } else { 1e-12 };
+                assert!((sum - 1.0).abs() < tolerance, "pre({i}, {j}) + pre({j}, {i}) = {sum}");
+            }
+        }
+    }
+
+    /// Needing more points never helps, the opponent needing more never
+    /// hurts, and every value is a probability.
+    fn assert_monotone(met: &MatchEquityTable) {
+        for i in 1..=MAX_SCORE {
+            for j in 1..=MAX_SCORE {
+                let value = met.pre(i, j);
+                assert!(is_probability(value), "pre({i}, {j}) = {value}");
+                if i < MAX_SCORE {
+                    assert!(met.pre(i + 1, j) <= value, "pre({}, {j}) > pre({i}, {j})", i + 1);
+                }
+                if j < MAX_SCORE {
+                    assert!(met.pre(i, j + 1) >= value, "pre({i}, {}) < pre({i}, {j})", j + 1);
+                }
+            }
+            assert!(is_probability(met.post(i)), "post({i}) = {}", met.post(i));
+            if i < MAX_SCORE {
+                assert!(met.post(i + 1) <= met.post(i), "post({}) > post({i})", i + 1);
+            }
+        }
+    }
+
+    #[test]
+    fn extension_to_64_is_monotone_and_in_range() {
+        assert_monotone(MatchEquityTable::kazaross_xg2());
+        assert_monotone(&MatchEquityTable::from_xml(ZADEH_XML).unwrap());
+        // Montgomery's cells beyond 25 points: long matches are nearly even.
+        let met = MatchEquityTable::kazaross_xg2();
+        assert!((met.pre(64, 64) - 0.5).abs() < 1e-9);
+        assert!(met.pre(64, 1) < 1e-6 && met.pre(1, 64) > 1.0 - 1e-6);
+    }
+
+    #[test]
+    fn kazaross_matches_gnubgs_extended_table() {
+        let json = include_str!("../../tests/data/met_kazaross_xg2_gnubg.json");
+        let (diff, at) = largest_difference(MatchEquityTable::kazaross_xg2(), json);
+        assert!(diff <= GNUBG_TOLERANCE, "differs from gnubg by {diff} at {at}");
+    }
+
+    #[test]
+    fn zadeh_matches_gnubgs_table() {
+        let json = include_str!("../../tests/data/met_zadeh_gnubg.json");
+        let met = MatchEquityTable::from_xml(ZADEH_XML).unwrap();
+        assert_eq!(met.native_length(), MAX_SCORE);
+        let (diff, at) = largest_difference(&met, json);
+        assert!(diff <= GNUBG_TOLERANCE, "differs from gnubg by {diff} at {at}");
+        // The generator with gnubg's default parameters is the same table.
+        let generated = MatchEquityTable::zadeh("N. Zadeh", met.description(), &ZadehModel::default(), 64).unwrap();
+        assert_eq!(generated, met);
+    }
+
+    #[test]
+    fn zadeh_values_by_hand() {
+        let met = MatchEquityTable::from_xml(ZADEH_XML).unwrap();
+        // Post-Crawford: 1/2 at 1-away, minus the free drop at 2-away, and at
+        // 3-away the trailer wins a gammon (1/2 * 0.25) or a single game
+        // (1/2 * 0.75) and then needs 1 point (1/2).
+        assert_eq!(met.post(1), 0.5);
+        assert!((met.post(2) - 0.485).abs() < 1e-15);
+        assert!((met.post(3) - (0.125 + 0.375 * 0.5)).abs() < 1e-15);
+        // The Crawford game: at 2-away a gammon wins the match, a single
+        // game leaves 1-away/1-away; at 3-away they leave 1- or 2-away.
+        assert!((met.pre(2, 1) - (0.125 + 0.375 * 0.5)).abs() < 1e-15);
+        assert!((met.pre(3, 1) - (0.125 * 0.5 + 0.375 * 0.485)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn mwc_reads_the_right_table() {
+        let met = MatchEquityTable::kazaross_xg2();
+        assert_eq!(met.mwc(0, 5, false), 1.0);
+        assert_eq!(met.mwc(-2, 5, true), 1.0);
+        assert_eq!(met.mwc(5, 0, false), 0.0);
+        assert_eq!(met.mwc(5, -1, true), 0.0);
+        assert_eq!(met.mwc(3, 5, false), met.pre(3, 5));
+        assert_eq!(met.mwc(3, 5, true), met.pre(3, 5));
+        // 1-away before the Crawford game: the Crawford game's row.
+        assert_eq!(met.mwc(1, 2, false), 0.67736);
+        assert_eq!(met.mwc(2, 1, false), 0.32264);
+        // After it: the trailer's post-Crawford chance, and 1 minus it.
+        assert_eq!(met.mwc(2, 1, true), 0.48803);
+        assert_eq!(met.mwc(1, 2, true), 1.0 - 0.48803);
+        assert_eq!(met.mwc(1, 1, true), 0.5);
+        assert_eq!(met.mwc(64, 64, false), met.pre(64, 64));
+    }
+
+    #[test]
+    fn per_player_post_crawford_rows() {
+        let text = small_xml(3, 3).replace(
+            "<post-crawford-table type=\"explicit\" player=\"both\"><row><me>0.5</me><me>0.25</me>",
+            "<post-crawford-table player=\"0\"><row><me>0.5</me><me>0.45</me></row></post-crawford-table>\
+             <post-crawford-table player=\"1\"><row><me>0.5</me><me>0.40</me>",
+        );
+        let met = MatchEquityTable::from_xml(&text).unwrap();
+        assert_eq!((met.post(2), met.post_opponent(2)), (0.45, 0.40));
+        assert_eq!(met.mwc(2, 1, true), 0.45);
+        assert_eq!(met.mwc(1, 2, true), 1.0 - 0.40);
+    }
+
+    #[test]
+    fn a_small_table_extends_like_gnubg() {
+        let met = MatchEquityTable::from_xml(&small_xml(3, 2)).unwrap();
+        assert_eq!(met.pre(2, 3), 0.54);
+        assert_eq!(met.pre(4, 2), montgomery(4, 2));
+        assert_eq!(met.pre(2, 4), 1.0 - montgomery(4, 2));
+        assert_eq!((met.post(1), met.post(2)), (0.5, 0.25));
+        // 3-away onwards by the recursion: the first post-Crawford score of
+        // a 3-point match is 2-away.
+        assert!((met.post(3) - (0.125 + 0.375 * 0.5)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn bad_tables_are_refused_with_a_reason() {
+        let good = small_xml(3, 3);
+        assert!(MatchEquityTable::from_xml(&good).is_ok());
+        let missing_row = good.replacen("<row><me>0.5</me><me>0.54</me><me>0.58</me></row>", "", 1);
+        let short_row = good.replacen("<me>0.58</me>", "", 1);
+        for (text, wanted) in [
+            ("this is not xml".to_string(), "not XML"),
+            ("<met></met".to_string(), "XML line 1"),
+            ("<table/>".to_string(), "not <met>"),
+            (missing_row, "has 2 rows; <length> says 3"),
+            (short_row, "row 1 of the pre-crawford-table has 2 values"),
+            (good.replacen("<me>0.54</me>", "<me>1.5</me>", 1), "row 1 value 2 is 1.5, outside [0, 1]"),
+            (good.replacen("<me>0.54</me>", "<me>-0.1</me>", 1), "outside [0, 1]"),
+            (good.replacen("<me>0.54</me>", "<me>x</me>", 1), "row 1 value 2 `x` is not a number"),
+            (good.replacen("<me>0.54</me>", "<me>NaN</me>", 1), "is not a number"),
+            (good.replace("<length>3</length>", "<length>4</length>"), "has 3 rows; <length> says 4"),
+            (good.replace("<length>3</length>", "<length>65</length>"), "outside 1..=64"),
+            (good.replace("<length>3</length>", "<length>three</length>"), "not a whole number"),
+            (good.replace("<length>3</length>", ""), "<info> has no <length>"),
+            (good.replace("type=\"explicit\">", "type=\"mec\">"), "type `mec` is not supported"),
+            (small_xml(3, 1), "post-crawford-table has 1 values; a 3-point table needs 2"),
+            (good.replace("player=\"both\"", "player=\"0\""), "no post-crawford-table for player 1"),
+            (good.replace("player=\"both\"", "player=\"2\""), "player `2`"),
+        ] {
+            let err = error_of(&text);
+            assert!(err.starts_with("match equity table: "), "{err}");
+            assert!(err.contains(wanted), "wanted {wanted:?} in {err:?}");
+        }
+        let no_post = {
+            let start = good.find("<post-crawford-table").unwrap();
+            let end = good.find("</met>").unwrap();
+            format!("{}{}", &good[..start], &good[end..])
+        };
+        assert!(error_of(&no_post).contains("no post-crawford-table"));
+        let unknown = ZADEH_XML.replace("delta-bar", "deltabar");
+        assert!(error_of(&unknown).contains("unknown pre-Crawford Zadeh parameter `deltabar`"));
+        let bad_rate = ZADEH_XML.replace(">0.15<", ">1.15<");
+        assert!(error_of(&bad_rate).contains("gammon-rate-trailer = 1.15 is not in [0, 1]"));
+    }
+
+    /// Every table gnubg ships reads (catalog.xml is the list of them),
+    /// except the one of type `mec`. Where
+    /// gnubg is not installed there is nothing to read and nothing to check.
+    #[test]
+    fn gnubgs_own_tables_read() {
+        let Ok(entries) = std::fs::read_dir("/usr/share/gnubg/met") else { return };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|ext| ext == "xml") && !path.ends_with("catalog.xml") {
+                let result = MatchEquityTable::from_file(&path);
+                if path.ends_with("mec.xml") {
+                    assert!(result.unwrap_err().to_string().contains("type `mec` is not supported"));
+                } else {
+                    let met = result.unwrap_or_else(|err| panic!("{err}"));
+                    assert_sane(&met, &path);
+                }
+            }
+        }
+    }
+
+    /// Probabilities everywhere, and an even game at 1-away/1-away where
+    /// the table favours neither player.
+    fn assert_sane(met: &MatchEquityTable, path: &Path) {
+        for i in 1..=MAX_SCORE {
+            for j in 1..=MAX_SCORE {
+                assert!(is_probability(met.pre(i, j)), "{}: pre({i}, {j})", path.display());
+            }
+        }
+        if met.post[0] == met.post[1] {
+            assert_eq!((met.pre(1, 1), met.post(1)), (0.5, 0.5), "{}", path.display());
+        }
+    }
+
+    #[test]
+    fn missing_files_are_named() {
+        let err = MatchEquityTable::from_file("/nonexistent/met.xml").unwrap_err().to_string();
+        assert!(err.contains("/nonexistent/met.xml"), "{err}");
+    }
+
+    #[test]
+    fn gammon_rate_tables() {
+        for rate in [0.0, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6] {
+            let met = MatchEquityTable::from_gammon_rate("nardy", rate, 25).unwrap();
+            assert_eq!((met.name(), met.native_length()), ("nardy", 25));
+            assert_monotone(&met);
+            for i in 1..=MAX_SCORE {
+                for j in 1..=MAX_SCORE {
+                    assert!((met.pre(i, j) + met.pre(j, i) - 1.0).abs() < 1e-9, "rate {rate} at {i}, {j}");
+                }
+            }
+        }
+        // More gammons make the Crawford game better for the trailer.
+        let low = MatchEquityTable::from_gammon_rate("low", 0.1, 25).unwrap();
+        let high = MatchEquityTable::from_gammon_rate("high", 0.4, 25).unwrap();
+        assert!(high.pre(3, 1) > low.pre(3, 1));
+        // The parameters the rate sets and the ones it leaves.
+        let model = ZadehModel {
+            gammon_rate_leader: 0.3,
+            gammon_rate_trailer: 0.3,
+            post_crawford: PostCrawfordModel { gammon_rate_trailer: 0.3, ..PostCrawfordModel::default() },
+            ..ZadehModel::default()
+        };
+        let by_rate = MatchEquityTable::from_gammon_rate("g", 0.3, 11).unwrap();
+        assert_eq!(by_rate.pre_table(), MatchEquityTable::zadeh("g", "", &model, 11).unwrap().pre_table());
+        for (rate, length) in [(1.0, 25), (-0.1, 25), (f64::NAN, 25), (0.2, 0), (0.2, 65)] {
+            assert!(MatchEquityTable::from_gammon_rate("bad", rate, length).is_err(), "{rate} {length}");
+        }
+    }
+
+    #[test]
+    fn erf_is_accurate() {
+        // Reference values of erf to 15 digits.
+        for (x, want) in [
+            (0.1, 0.112_462_916_018_285),
+            (0.5, 0.520_499_877_813_047),
+            (1.0, 0.842_700_792_949_715),
+            (2.0, 0.995_322_265_018_953),
+            (2.9, 0.999_958_902_121_900),
+            (3.5, 0.999_999_256_901_628),
+            (4.242_640_687_119_285, 0.999_999_998_026_825),
+        ] {
+            assert!((erf(x) - want).abs() < 1e-12, "erf({x}) = {} not {want}", erf(x));
+            assert!((erf(-x) + want).abs() < 1e-12);
+        }
+    }
 }
