@@ -9,6 +9,7 @@ use crate::cube::state::{CubeState, Owner};
 use crate::eval::Evaluation;
 
 use super::engine::PyEvaluation;
+use super::PyPosition;
 
 fn owner_name(owner: Owner) -> Option<&'static str> {
     match owner {
@@ -277,9 +278,34 @@ impl PyCubeDecision {
     }
 }
 
+/// The 0-ply cube decision for given cubeless probabilities (win,
+/// win_gammon, win_backgammon, lose_gammon, lose_backgammon) of `position`:
+/// the formulas alone, with the position's cube efficiency and the variant's
+/// match equity table. For comparisons with other engines.
+#[pyfunction]
+fn _cube_decision_from(position: &PyPosition, probabilities: (f32, f32, f32, f32, f32), cube: &PyCubeState) -> PyResult<PyCubeDecision> {
+    let (a, b, c, d, e) = probabilities;
+    let p = [a, b, c, d, e];
+    if p.iter().any(|v| !(0.0..=1.0).contains(v)) {
+        return Err(PyValueError::new_err(format!("probabilities must lie in [0, 1], not {p:?}")));
+    }
+    let evaluation = Evaluation::new(p);
+    let met = crate::cube::default_met(position.inner.variant());
+    let decision = crate::search::cubeful::zero_ply_decision(&position.inner, &evaluation, &cube.inner, met);
+    Ok(PyCubeDecision { inner: decision, state: cube.inner, evaluation, ply: 0 })
+}
+
+/// The cube efficiency tavla's 0-ply formulas use for `position`.
+#[pyfunction]
+fn _cube_efficiency(position: &PyPosition) -> f64 {
+    crate::cube::efficiency::efficiency(&position.inner)
+}
+
 /// Registers this file's classes in `tavla._core`.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCubeState>()?;
     m.add_class::<PyCubeDecision>()?;
+    m.add_function(wrap_pyfunction!(_cube_decision_from, m)?)?;
+    m.add_function(wrap_pyfunction!(_cube_efficiency, m)?)?;
     Ok(())
 }

@@ -219,17 +219,32 @@ pub fn cube_decision(
 ) -> CubeAnalysis {
     let states = [Some(*state), Some(state.doubled())];
     let (evaluation, values, nodes) = root_values(evaluator, config, met, pos, &states);
-    let no_double = values[0];
-    let take = if state.is_money() { 2.0 * values[1] } else { values[1] };
+    let decision = decision_from_values(state, met, values[0], values[1], evaluation.win_gammon > 0.0);
+    CubeAnalysis { decision, evaluation, nodes }
+}
+
+/// The 0-ply cube decision for given cubeless probabilities `e` of `pos`
+/// (the formulas alone: for comparisons with other engines on equal
+/// probabilities).
+pub fn zero_ply_decision(pos: &Position, e: &Evaluation, state: &CubeState, met: &MatchEquityTable) -> CubeDecision {
+    let x = efficiency(pos);
+    let p = Chances::from(e);
+    let no_double = janowski::cubeful(&p, state, met, x);
+    let take = janowski::cubeful(&p, &state.doubled(), met, x);
+    decision_from_values(state, met, no_double, take, e.win_gammon > 0.0)
+}
+
+/// The decision from the no-double and double/take values of the search
+/// (money: normalized to each state's cube; match: MWC).
+fn decision_from_values(state: &CubeState, met: &MatchEquityTable, no_double: f64, take: f64, can_win_gammon: bool) -> CubeDecision {
+    let take = if state.is_money() { 2.0 * take } else { take };
     let pass = double_pass_value(state, met);
-    let can_win_gammon = evaluation.win_gammon > 0.0;
-    let decision = if state.is_money() {
+    if state.is_money() {
         CubeDecision::classify(state, no_double, take, pass, None, can_win_gammon)
     } else {
         let eq = |mwc: f64| janowski::mwc_to_equity(mwc, state, met);
         CubeDecision::classify(state, eq(no_double), eq(take), eq(pass), Some([no_double, take, pass]), can_win_gammon)
-    };
-    CubeAnalysis { decision, evaluation, nodes }
+    }
 }
 
 /// The cubeful value of `pos` for the player on roll under `state`,
