@@ -83,8 +83,8 @@ def test_openapi_lists_every_route_under_v1(openapi):
     assert openapi["openapi"].startswith("3.")
     paths = set(openapi["paths"])
     assert paths == {"/v1/health", "/v1/version", "/v1/moves", "/v1/position", "/v1/cascade-step", "/v1/hint",
-                     "/v1/evaluate", "/v1/engine-move"}
-    for path in ["/v1/moves", "/v1/hint", "/v1/evaluate", "/v1/engine-move"]:
+                     "/v1/evaluate", "/v1/engine-move", "/v1/cube"}
+    for path in ["/v1/moves", "/v1/hint", "/v1/evaluate", "/v1/engine-move", "/v1/cube"]:
         declared = set(openapi["paths"][path]["post"]["responses"])
         assert {"200", "400", "413", "422"} <= declared, path
         # 422 answers are the service's own {"error": ...}, not FastAPI's default shape.
@@ -364,13 +364,14 @@ def test_one_bad_request_does_not_affect_the_next(client, openapi):
 
 # -- engine routes: bad input is refused before any engine is needed -------------------------
 
-ENGINE_ROUTES = ["/v1/hint", "/v1/evaluate", "/v1/engine-move"]
+ENGINE_ROUTES = ["/v1/hint", "/v1/evaluate", "/v1/engine-move", "/v1/cube"]
+NO_DICE = ("/v1/evaluate", "/v1/cube")
 
 
 def engine_request(path, **fields):
-    """A valid request for ``path`` (evaluate takes no dice), with ``fields`` changed."""
+    """A valid request for ``path`` (evaluate and cube take no dice), with ``fields`` changed."""
     body = {"position": START_BG}
-    if path != "/v1/evaluate":
+    if path not in NO_DICE:
         body["dice"] = [3, 1]
     body.update(fields)
     return body
@@ -384,7 +385,7 @@ def test_engine_routes_refuse_bad_input(client, openapi, path):
     assert "ply" in negative["error"]
     bad_variant = post(client, openapi, path, engine_request(path, position={"variant": "go"}), 422)
     assert "position.variant" in bad_variant["error"]
-    if path != "/v1/evaluate":
+    if path not in NO_DICE:
         no_dice = post(client, openapi, path, {"position": START_BG}, 422)
         assert "dice are missing" in no_dice["error"]
     else:

@@ -167,6 +167,7 @@ def run_bearoff(args: argparse.Namespace) -> int:
 
 # Game sub-commands live in their own module; importing it registers them.
 from . import cli_games  # noqa: E402,F401
+from . import cli_engine  # noqa: E402,F401
 
 
 def main(argv: Sequence[str] | None = None) -> int:

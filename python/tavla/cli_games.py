@@ -15,6 +15,11 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, help="seed the dice (for a repeatable game)")
     p.add_argument("--no-cube", action="store_true", help="play without the doubling cube")
     p.add_argument("--beaver", action="store_true", help="allow beavers (money play)")
+    p.add_argument("--jacoby", action="store_true", help="the Jacoby rule: gammons count single until the cube is turned (money play)")
+    p.add_argument("--max-cube", type=int, default=64, metavar="V", help="the highest cube value (default 64)")
+    p.add_argument("--from", dest="start", metavar="POSITION",
+                   help="play one game on from a position (XGID, GNU Backgammon ID, FIBS board or JSON), "
+                        "with the cube, score and cube rules it records; you are its player 0")
     p.add_argument("--rule", action="append", type=rule_option, metavar="NAME=VALUE", help="a rule option")
     p.add_argument("--save", metavar="FILE", help="write the game or match record (JSON) here when leaving")
 
@@ -25,7 +30,18 @@ def run_play(args: argparse.Namespace) -> int:
 
     if args.match < 0:
         raise ValueError(f"--match must be 0 (money) or a number of points, not {args.match}")
-    return play(args.variant, args.match, args.seed, not args.no_cube, args.beaver, dict(args.rule or []), save=args.save)
+    if args.max_cube < 1 or args.max_cube & (args.max_cube - 1):
+        raise ValueError(f"--max-cube must be a power of two (1, 2, 4, ...), not {args.max_cube}")
+    if args.match and (args.beaver or args.jacoby):
+        raise ValueError("--beaver and --jacoby are for money play, not a match")
+    if args.start is not None:
+        clash = [name for name, given in (("--match", args.match), ("--no-cube", args.no_cube), ("--beaver", args.beaver),
+                                          ("--jacoby", args.jacoby), ("--max-cube", args.max_cube != 64),
+                                          ("--rule", args.rule)) if given]
+        if clash:
+            raise ValueError(f"--from takes the match, cube and rules from the position text; leave out {', '.join(clash)}")
+    return play(args.variant, args.match, args.seed, not args.no_cube, args.beaver, dict(args.rule or []),
+                save=args.save, jacoby=args.jacoby, max_cube=args.max_cube, start=args.start)
 
 
 def add_show_arguments(p: argparse.ArgumentParser) -> None:

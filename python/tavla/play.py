@@ -15,12 +15,15 @@ from typing import Callable, Optional, TextIO
 import tavla
 
 from .board import draw
+from .cube_view import candidate_lines, cube_for_game, decision_lines, game_cube_rules
 
 HELP = """commands:
   <move>      e.g. 24/18 13/11, bar/22*, 6/off(2); or one part at a time
   undo        take back the last part of a move being entered
   ?  / moves  list the legal moves (then type a number to pick one)
-  hint        show the engine's choice
+  hint        the engine's advice: its cube decision before you roll (when
+              you may double), take or pass when doubled, else its ranking
+              of your plays by cubeful equity
   roll / r    roll the dice (at the start of your turn)
   double / d  offer a double (before rolling)
   take / pass answer a double (beaver in money play with --beaver)
@@ -33,9 +36,12 @@ class Quit(Exception):
 
 class EnginePlayer:
     """The best available player: ``tavla.Engine`` (1-ply) when this build has
-    it, else the greedy player. Gul bara cascade steps (which the engine's
-    search does not play) are judged by evaluating each step's result; any
-    failure of the engine falls back to greedy, so play always goes on."""
+    it, else the greedy player. Plays are chosen by cubeful equity and the
+    cube is handled by ``Engine.cube_decision``, both with the game's real
+    cube state and score. Gul bara cascade steps (which the engine's search
+    does not play) are judged by evaluating each step's result; any failure of
+    the engine falls back to greedy play (and a plain race rule for the cube),
+    so play always goes on."""
 
     def __init__(self, variant: str, rules: dict):
         self.engine = None
@@ -50,36 +56,86 @@ class EnginePlayer:
     def pick(self, table: "Table") -> int:
         if self.engine is not None:
             try:
-                return self._engine_pick(table.game)
+                return self._engine_pick(table)
             except Exception:
                 pass
         return table.suggest("greedy")
 
-    def _engine_pick(self, g: "tavla.Game") -> int:
+    def _engine_pick(self, table: "Table") -> int:
+        g = table.game
         moves = g.legal_moves()
         if g.cascade_step is None:
-            best = self.engine.best_move(g.position, *g.dice)
+            best = self.engine.best_move(g.position, *g.dice, cube=table.cube_for(g.turn))
             return next(k for k, m in enumerate(moves) if m.position == best.position)
         # After a step the opponent is (in effect) on roll: take the step that leaves it worst off.
         scores = [self.engine.evaluate(m.position.flip()).equity for m in moves]
         return min(range(len(moves)), key=scores.__getitem__)
 
-    def winning_chance(self, position: "tavla.Position") -> Optional[float]:
-        """The player on roll's cubeless chance to win, when the engine is here."""
+    def cube_decision(self, table: "Table", player: int) -> Optional["tavla.CubeDecision"]:
+        """The engine's cube decision for ``player`` as the side on roll (or as the doubler while a
+        double is offered), with the game's cube state and score; None without the engine."""
         if self.engine is None:
             return None
         try:
-            return float(self.engine.evaluate(position).win)
+            g = table.game
+            return self.engine.cube_decision(g.position_for(player), table.cube_for(player))
         except Exception:
             return None
+
+    def ranked(self, table: "Table", top: int = 5) -> Optional[list]:
+        """The engine's ranking of the current roll's plays by cubeful equity; None for cascade
+        steps or without the engine."""
+        g = table.game
+        if self.engine is None or g.cascade_step is not None or g.dice is None:
+            return None
+        try:
+            return self.engine.hint(g.position, *g.dice, top=top, cube=table.cube_for(g.turn))
+        except Exception:
+            return None
+
+    def wants_to_double(self, table: "Table") -> bool:
+        """Whether the player on roll (the engine) doubles now. Never when the rules refuse it."""
+        g = table.game
+        if not g.may_double:
+            return False
+        d = self.cube_decision(table, g.turn)
+        if d is not None:
+            return bool(d.should_double) and d.cube.may_double
+        pos = g.position  # no engine: double a clear race lead only
+        pips = pos.pip_count()
+        return pos.is_race() and pips[1] - pips[0] > max(12, pips[0] // 8)
+
+    def answer(self, table: "Table") -> str:
+        """"take", "beaver" or "pass" to the double the other player (on roll) has offered."""
+        g = table.game
+        doubler = g.turn
+        d = self.cube_decision(table, doubler)
+        if d is not None:
+            if d.should_beaver and table.beaver_allowed:
+                return "beaver"
+            return "take" if d.should_take else "pass"
+        pips = g.position.pip_count()
+        return "take" if pips[1] - pips[0] <= max(20, pips[0] // 5) else "pass"
 
 
 class Table:
     """A game or a match behind one interface."""
 
-    def __init__(self, variant: str, length: int, seed: Optional[int], cube: bool, beaver: bool, rules: dict):
-        self.match = tavla.Match(variant, length, seed=seed, cube=cube, **rules) if length > 0 else None
-        self.single = None if self.match else tavla.Game(variant, seed=seed, cube=cube, beaver=beaver, **rules)
+    def __init__(self, variant: str, length: int, seed: Optional[int], cube: bool, beaver: bool, rules: dict,
+                 jacoby: bool = False, max_cube: int = 64, start: Optional[str] = None):
+        if start is not None:
+            # One game continuing from a position text (its cube, score and cube rules with it).
+            self.match = None
+            self.single = tavla.Game.from_position(start, seed=seed)
+        elif length > 0:
+            self.match = tavla.Match(variant, length, seed=seed, cube=cube, max_cube=max_cube, **rules)
+            self.single = None
+        else:
+            self.match = None
+            self.single = tavla.Game(variant, seed=seed, cube=cube, beaver=beaver, jacoby=jacoby,
+                                     max_cube=max_cube, **rules)
+        # The cube rules do not change during a game or match: read them once from the record.
+        self.cube_rules = game_cube_rules(self.game)
 
     @property
     def game(self) -> "tavla.Game":
@@ -93,6 +149,14 @@ class Table:
         if self.match:
             return self.match.suggest(player)
         return self.single.suggest(player, seed=0)  # type: ignore[union-attr]
+
+    @property
+    def beaver_allowed(self) -> bool:
+        return bool(self.cube_rules["beaver"]) and self.game.match_length == 0
+
+    def cube_for(self, player: int) -> "tavla.CubeState":
+        """The current game's cube state seen from ``player``."""
+        return cube_for_game(self.game, player, self.cube_rules)
 
 
 def cube_text(game: "tavla.Game") -> str:
@@ -179,27 +243,14 @@ class Session:
             if text in ("help", "h"):
                 self.say(HELP)
                 continue
-            self.say(f"{text!r}: type r to roll, d to double, quit to leave.")
-
-    def engine_wants_to_double(self, g: "tavla.Game") -> bool:
-        if not g.may_double:
-            return False
-        win = self.player.winning_chance(g.position)  # the engine is on roll
-        if win is not None:
-            return 0.70 <= win <= 0.85
-        pips = g.position.pip_count()
-        return pips[1] - pips[0] > max(12, pips[0] // 8) and g.position.is_race()
-
-    def engine_takes(self, g: "tavla.Game") -> bool:
-        win = self.player.winning_chance(g.position)  # you doubled and are on roll
-        if win is not None:
-            return win < 0.78
-        pips = g.position.pip_count()
-        return pips[1] - pips[0] <= max(20, pips[0] // 5)
+            if text == "hint":
+                self.cube_hint()
+                continue
+            self.say(f"{text!r}: type r to roll, d to double, hint for advice, quit to leave.")
 
     def engine_roll(self) -> None:
         g = self.table.game
-        if self.engine_wants_to_double(g):
+        if self.player.wants_to_double(self.table):
             self.table.double()
             self.say(f"{self.engine_name.capitalize()} doubles to {g.cube_value * 2}.")
             return
@@ -221,6 +272,9 @@ class Session:
                 elif text in ("beaver", "b"):
                     self.table.beaver()
                     self.say(f"You beaver: the cube is at {g.cube_value * 4} and stays yours.")
+                elif text == "hint":
+                    self.cube_hint(answering=True)
+                    continue
                 else:
                     self.say("Type take or pass.")
                     continue
@@ -230,12 +284,53 @@ class Session:
 
     def engine_answer(self) -> None:
         g = self.table.game
-        if self.engine_takes(g):
+        answer = self.player.answer(self.table)
+        if answer == "beaver":
+            try:
+                self.table.beaver()
+                self.say(f"{self.engine_name.capitalize()} beavers: the cube is at {g.cube_value * 4} "
+                         f"and stays with {self.engine_name}.")
+                return
+            except ValueError:
+                answer = "take"
+        if answer == "take":
             self.table.take()
             self.say(f"{self.engine_name.capitalize()} takes.")
         else:
             self.table.drop()
             self.say(f"{self.engine_name.capitalize()} passes.")
+
+    # ----- the engine's advice to you -----
+
+    def cube_hint(self, answering: bool = False) -> None:
+        """The engine's cube decision for you before rolling, or (``answering``) for the double the
+        engine has offered you."""
+        g = self.table.game
+        player = 1 if answering else 0
+        d = self.player.cube_decision(self.table, player)
+        if d is None:
+            self.say("Hint: no engine in this build to judge the cube.")
+            return
+        if answering:
+            word = "beaver" if d.should_beaver and self.table.beaver_allowed else "take" if d.should_take else "pass"
+            self.say(f"Hint ({self.engine_name}): {word}.")
+            for line in decision_lines(d, self.engine_name):
+                self.say("  " + line)
+            return
+        for line in decision_lines(d, "you"):
+            self.say("  " + line)
+        if not g.may_double:
+            self.say(f"  (You cannot double now: {g.why_no_double()}.)")
+
+    def move_hint(self, moves: list) -> None:
+        ranked = self.player.ranked(self.table)
+        if not ranked:
+            self.say(f"Hint ({self.engine_name}): {moves[self.player.pick(self.table)]}")
+            return
+        cube = self.table.cube_for(self.table.game.turn)
+        self.say(f"Hint ({self.engine_name}, {ranked[0].ply}-ply, cubeful: {cube}):")
+        for line in candidate_lines(ranked):
+            self.say("  " + line)
 
     def describe_step(self, g: "tavla.Game") -> str:
         if g.cascade_step:
@@ -267,7 +362,7 @@ class Session:
                 self.say(HELP)
                 continue
             if low == "hint":
-                self.say(f"Hint ({self.engine_name}): {moves[self.player.pick(self.table)]}")
+                self.move_hint(moves)
                 continue
             if low == "undo":
                 if self.parts:
@@ -342,10 +437,12 @@ class Session:
 
 
 def play(variant: str, length: int, seed: Optional[int], cube: bool, beaver: bool, rules: dict,
-         out: TextIO = sys.stdout, read: Callable[[str], str] = input, save: Optional[str] = None) -> int:
-    table = Table(variant, length, seed, cube, beaver, rules)
+         out: TextIO = sys.stdout, read: Callable[[str], str] = input, save: Optional[str] = None,
+         jacoby: bool = False, max_cube: int = 64, start: Optional[str] = None) -> int:
+    table = Table(variant, length, seed, cube, beaver, rules, jacoby=jacoby, max_cube=max_cube, start=start)
+    game = table.game
     try:
-        return Session(table, out, read, EnginePlayer(variant, rules)).run()
+        return Session(table, out, read, EnginePlayer(game.variant, dict(game.rules))).run()
     finally:
         if save:
             with open(save, "w", encoding="utf-8") as f:

@@ -20,8 +20,14 @@ from .failsafe import Failsafe
 from .engine_pool import Busy, EnginePool, EngineUnavailable, TimedOut, engine_available
 from .limits import BodySizeLimit
 from .positions import BadInput, move_out, parse_source, position_out, roll_for
+from ..cube_view import cube_from_info, cube_state
 from .schemas import (
     CandidateOut,
+    CubeDecisionOut,
+    CubeIn,
+    CubeMwc,
+    CubeOut,
+    CubeRequest,
     CascadeStepOut,
     CascadeStepRequest,
     EngineMoveOut,
@@ -29,6 +35,7 @@ from .schemas import (
     ErrorOut,
     EvaluateOut,
     EvaluateRequest,
+    EvaluationOut,
     HealthOut,
     HintOut,
     HintRequest,
@@ -129,6 +136,30 @@ def checked_ply(ply: Optional[int], settings: Settings) -> int:
     return ply
 
 
+def cube_in(cube: Optional[CubeIn], field: str = "cube") -> Optional[Any]:
+    """The request's cube object as a ``tavla.CubeState``; what CubeState refuses answers 422 naming the
+    field and the problem."""
+    if cube is None:
+        return None
+    return checked_cube(field, value=cube.value, owner=None if cube.owner == "centered" else cube.owner,
+                        match_length=cube.match_length, score=tuple(cube.score), crawford=cube.crawford,
+                        jacoby=cube.jacoby, beaver=cube.beaver, max_cube=cube.max_cube)
+
+
+def checked_cube(field: str, **fields: Any) -> Any:
+    try:
+        return cube_state(**fields)
+    except ValueError as e:
+        raise BadInput(f"{field}: {e}") from None
+
+
+def cube_out(cube: Any) -> CubeOut:
+    return CubeOut(value=cube.value, owner=cube.owner, match_length=cube.match_length, score=list(cube.score),
+                   crawford=cube.crawford, jacoby=cube.jacoby, beaver=cube.beaver, max_cube=cube.max_cube,
+                   is_money=cube.is_money, is_post_crawford=cube.is_post_crawford, may_double=cube.may_double,
+                   description=str(cube))
+
+
 def probabilities(evaluation: Any) -> Probabilities:
     return Probabilities(
         win=evaluation.win,
@@ -222,17 +253,20 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         if request.top > settings.max_top:
             raise BadInput(f"top {request.top} is above this service's maximum {settings.max_top}")
         position = parsed.position
+        cube = cube_in(request.cube)
         candidates, seconds = await engine_call(
-            pool, position, ply, lambda engine: engine.hint(position, d1, d2, top=request.top))
+            pool, position, ply, lambda engine: engine.hint(position, d1, d2, top=request.top, cube=cube))
         # diff is computed here, from the equities, so that it means the same whatever the engine
         # reports; ply is passed on when the engine says at which ply it judged each play.
         best = candidates[0].equity if candidates else 0.0
         out = [
             CandidateOut(rank=k, move=move_out(c.move), equity=c.equity, diff=c.equity - best,
-                         ply=getattr(c, "ply", None), probabilities=probabilities(c.evaluation))
+                         ply=getattr(c, "ply", None), probabilities=probabilities(c.evaluation),
+                         mwc=getattr(c, "mwc", None))
             for k, c in enumerate(candidates, 1)
         ]
-        return HintOut(variant=position.variant, dice=[d1, d2], ply=ply, candidates=out, time_ms=seconds * 1000)
+        return HintOut(variant=position.variant, dice=[d1, d2], ply=ply, cubeful=cube is not None,
+                       cube=cube_out(cube) if cube is not None else None, candidates=out, time_ms=seconds * 1000)
 
     @app.post("/v1/evaluate", response_model=EvaluateOut, responses={**BAD_INPUT, **ENGINE_ERRORS}, tags=["engine"])
     async def evaluate(request: EvaluateRequest):
@@ -251,6 +285,39 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         d1, d2 = roll_for(parsed, request.dice)
         ply = checked_ply(request.ply, settings)
         position = parsed.position
-        move, seconds = await engine_call(pool, position, ply, lambda engine: engine.best_move(position, d1, d2))
-        return EngineMoveOut(variant=position.variant, dice=[d1, d2], ply=ply, move=move_out(move),
+        cube = cube_in(request.cube)
+        move, seconds = await engine_call(pool, position, ply,
+                                          lambda engine: engine.best_move(position, d1, d2, cube=cube))
+        return EngineMoveOut(variant=position.variant, dice=[d1, d2], ply=ply, cubeful=cube is not None,
+                             cube=cube_out(cube) if cube is not None else None, move=move_out(move),
                              time_ms=seconds * 1000)
+
+    @app.post("/v1/cube", response_model=CubeDecisionOut, responses={**BAD_INPUT, **ENGINE_ERRORS}, tags=["engine"])
+    async def cube_decision(request: CubeRequest):
+        """The cube decision of the player on roll, before its roll: the cubeful equities of no double,
+        double/take and double/pass (with match winning chances in a match), the proper action and the
+        opponent's proper answer. The cube state is the request's ``cube``, else the one an xgid or
+        gnubg_id records (seen from the player whose turn it is), else a centered cube in money play."""
+        parsed = parse_source(request)
+        ply = checked_ply(request.ply, settings)
+        position = parsed.position
+        if request.cube is not None:
+            cube = cube_in(request.cube)
+        elif parsed.info is not None:
+            source = "xgid" if request.xgid is not None else "gnubg_id"
+            cube = checked_cube(source, **cube_from_info(parsed.info))
+        else:
+            cube = checked_cube("cube")
+        decision, seconds = await engine_call(pool, position, ply, lambda engine: engine.cube_decision(position, cube))
+        mwc = decision.mwc
+        return CubeDecisionOut(
+            variant=position.variant, ply=decision.ply, cube=cube_out(decision.cube), action=decision.action,
+            should_double=decision.should_double, should_take=decision.should_take,
+            should_beaver=decision.should_beaver, no_double=decision.no_double, double_take=decision.double_take,
+            double_pass=decision.double_pass, equity=decision.equity,
+            mwc=None if mwc is None else CubeMwc(no_double=mwc[0], double_take=mwc[1], double_pass=mwc[2]),
+            evaluation=EvaluationOut(probabilities=probabilities(decision.evaluation),
+                                     equity=decision.evaluation.equity),
+            double_offered=bool(parsed.info.get("double_offered")) if parsed.info is not None else False,
+            time_ms=seconds * 1000,
+        )

@@ -13,11 +13,12 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field as dataclass_field
 from typing import Any, Callable, Optional, Sequence
 
 import tavla
 
+from ..cube_view import text_carries_cube
 from .schemas import MoveOut, PlainPosition, PositionOut, PositionSource
 
 
@@ -60,6 +61,9 @@ def available_formats() -> dict[str, bool]:
 class Parsed:
     position: tavla.Position
     dice: Optional[tuple[int, int]]  # when the text itself carries a roll (XGID does)
+    # What the text records beyond the checkers (``tavla.formats.parse``'s mapping: cube, score,
+    # turn...), when the text records the cube and the stakes; None for the plain form.
+    info: Optional[Mapping] = dataclass_field(default=None, compare=False)
 
 
 def parse_source(source: PositionSource) -> Parsed:
@@ -97,7 +101,10 @@ def read_text_format(field: str, text: str) -> Parsed:
         result = reader(text)
     except ValueError as e:
         raise BadInput(f"{field}: {e}") from None
-    return parsed_from_reader(field, result)
+    parsed = parsed_from_reader(field, result)
+    if isinstance(result, Mapping) and text_carries_cube(text):
+        return Parsed(parsed.position, parsed.dice, result)
+    return parsed
 
 
 def parsed_from_reader(field: str, result: Any) -> Parsed:

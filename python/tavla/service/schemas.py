@@ -42,6 +42,37 @@ class PositionSource(Strict):
     )
 
 
+class CubeIn(Strict):
+    """The cube and the stakes, seen from the player on roll (as ``tavla.CubeState``)."""
+
+    value: int = Field(1, ge=1, le=32768, description="the cube's value: 1, 2, 4, ... up to max_cube")
+    owner: Optional[Literal["me", "opponent", "centered"]] = Field(
+        None, description='who owns the cube, seen from the player on roll; null or "centered" for a centered cube')
+    match_length: int = Field(0, ge=0, le=64, description="match length in points; 0 for money play")
+    score: List[Annotated[int, Field(ge=0, le=64)]] = Field(
+        default_factory=lambda: [0, 0], min_length=2, max_length=2,
+        description="match score: [player on roll, opponent]; [0, 0] in money play")
+    crawford: bool = Field(False, description="this is the Crawford game (match play)")
+    jacoby: bool = Field(False, description="the Jacoby rule (money play)")
+    beaver: bool = Field(False, description="beavers allowed (money play)")
+    max_cube: int = Field(64, ge=1, le=32768, description="the highest cube value")
+
+
+class CubeOut(BaseModel):
+    value: int
+    owner: Optional[str] = Field(description='"me", "opponent" (seen from the player on roll) or null (centered)')
+    match_length: int
+    score: List[int]
+    crawford: bool
+    jacoby: bool
+    beaver: bool
+    max_cube: int
+    is_money: bool
+    is_post_crawford: bool
+    may_double: bool = Field(description="whether the player on roll may double now")
+    description: str
+
+
 class CascadeStepRequest(PositionSource):
     die: Die = Field(description="the number of this cascade step")
     count: int = Field(4, ge=1, le=4, description="how many moves of the number are to be played")
@@ -62,13 +93,26 @@ class MovesRequest(DiceRequest):
     pass
 
 
+CUBE_FIELD = ("the cube state: when given, plays are ranked by cubeful equity (match winning chances in a "
+              "match); left out, cubeless")
+
+
 class HintRequest(DiceRequest):
     ply: Optional[int] = Field(None, ge=0, description="search depth; the service's default when left out")
     top: int = Field(5, ge=1, description="how many candidates to answer")
+    cube: Optional[CubeIn] = Field(None, description=CUBE_FIELD)
 
 
 class EngineMoveRequest(DiceRequest):
     ply: Optional[int] = Field(None, ge=0)
+    cube: Optional[CubeIn] = Field(None, description=CUBE_FIELD)
+
+
+class CubeRequest(PositionSource):
+    ply: Optional[int] = Field(None, ge=0, description="search depth; the service's default when left out")
+    cube: Optional[CubeIn] = Field(
+        None, description="the cube state; left out, the one an xgid or gnubg_id (with its Match ID) records, "
+        "else a centered cube in money play")
 
 
 class EvaluateRequest(PositionSource):
@@ -138,12 +182,15 @@ class CandidateOut(BaseModel):
                         "move filter judged at a lower ply may come out above it")
     ply: Optional[int] = Field(None, description="the ply this play was judged at (lower for plays the move filter cut)")
     probabilities: Probabilities
+    mwc: Optional[float] = Field(None, description="match winning chance after the play (cubeful ranking in a match)")
 
 
 class HintOut(BaseModel):
     variant: str
     dice: List[int]
     ply: int
+    cubeful: bool = Field(False, description="whether the equities are cubeful (a cube state was given)")
+    cube: Optional[CubeOut] = None
     candidates: List[CandidateOut]
     time_ms: float
 
@@ -152,7 +199,34 @@ class EngineMoveOut(BaseModel):
     variant: str
     dice: List[int]
     ply: int
+    cubeful: bool = Field(False, description="whether the play was chosen by cubeful equity")
+    cube: Optional[CubeOut] = None
     move: MoveOut
+    time_ms: float
+
+
+class CubeMwc(BaseModel):
+    no_double: float
+    double_take: float
+    double_pass: float
+
+
+class CubeDecisionOut(BaseModel):
+    variant: str
+    ply: int
+    cube: CubeOut
+    action: str = Field(description='the proper action in words: "double, take", "no redouble, take", "too good, pass", '
+                        '"no double available", ...')
+    should_double: bool
+    should_take: bool = Field(description="whether the opponent should take a double")
+    should_beaver: bool = Field(description="whether the opponent should beaver (money play with beavers)")
+    no_double: float = Field(description="cubeful equity without doubling, normalized to the cube, for the player on roll")
+    double_take: float
+    double_pass: float
+    equity: float = Field(description="the cubeful equity after the best action (the opponent answering best)")
+    mwc: Optional[CubeMwc] = Field(None, description="match winning chances of the three (null in money play)")
+    evaluation: EvaluationOut = Field(description="the cubeless evaluation")
+    double_offered: bool = Field(False, description="whether the position text records a double already offered")
     time_ms: float
 
 
