@@ -330,32 +330,52 @@ pub struct TwoSided {
     win: Vec<f32>,
 }
 
-impl TwoSided {
-    pub fn build(rule: BearoffRule) -> TwoSided {
+/// The two-sided tables' common frame: every set of at most
+/// [`TWO_SIDED_CHECKERS`] checkers, each set's results per roll (as
+/// indices), and the (mover, opponent) pairs in an order where every pair
+/// comes after the pairs its plays lead to (fewer pips in all).
+pub(crate) struct TwoSidedLayout {
+    pub n: usize,
+    /// `children[set][roll]`: the sets the 21 rolls can lead to.
+    pub children: Vec<Vec<Vec<usize>>>,
+    pub order: Vec<(usize, usize)>,
+    /// The index of the set with no checker left.
+    pub empty: usize,
+}
+
+impl TwoSidedLayout {
+    pub fn new(rule: BearoffRule) -> TwoSidedLayout {
         let max = TWO_SIDED_CHECKERS;
         let homes = all_homes(max);
         let n = homes.len();
-        // Each set's results per roll, as indices.
         let mut children: Vec<Vec<Vec<usize>>> = vec![Vec::new(); n];
+        let mut total_pips = vec![0; n];
         for home in &homes {
-            children[home_index(home, max)] = rolls()
+            let k = home_index(home, max);
+            children[k] = rolls()
                 .iter()
                 .map(|&(d1, d2, _)| roll_results(home, d1, d2, rule).iter().map(|h| home_index(h, max)).collect())
                 .collect();
+            total_pips[k] = pips(home);
         }
-        let total_pips: Vec<u32> = {
-            let mut v = vec![0; n];
-            for h in &homes {
-                v[home_index(h, max)] = pips(h);
-            }
-            v
-        };
-        let empty = home_index(&[0; POINTS], max);
-        // Fill in order of the two sides' total pips: every move lowers it.
-        let mut pairs: Vec<(usize, usize)> = (0..n).flat_map(|a| (0..n).map(move |b| (a, b))).collect();
-        pairs.sort_by_key(|&(a, b)| total_pips[a] + total_pips[b]);
+        let mut order: Vec<(usize, usize)> = (0..n).flat_map(|a| (0..n).map(move |b| (a, b))).collect();
+        order.sort_by_key(|&(a, b)| total_pips[a] + total_pips[b]);
+        TwoSidedLayout { n, children, order, empty: home_index(&[0; POINTS], max) }
+    }
+
+    /// The (mover, opponent) index of a pair of sets, when both are small enough.
+    pub fn index(me: &Home, them: &Home) -> Option<usize> {
+        let max = TWO_SIDED_CHECKERS;
+        (checkers(me) <= max && checkers(them) <= max)
+            .then(|| home_index(me, max) * home_count(max) + home_index(them, max))
+    }
+}
+
+impl TwoSided {
+    pub fn build(rule: BearoffRule) -> TwoSided {
+        let TwoSidedLayout { n, children, order, empty } = TwoSidedLayout::new(rule);
         let mut win = vec![0f32; n * n];
-        for (me, them) in pairs {
+        for (me, them) in order {
             win[me * n + them] = if me == empty {
                 1.0
             } else if them == empty {

@@ -6,11 +6,13 @@
 //! - [`janowski`]: cubeless probabilities to cubeful equity at 0-ply, match
 //!   winning chances and equity, gammon prices;
 //! - [`efficiency`]: the cube efficiency of a position class;
-//! - [`decision`]: no double / double-take / double-pass and what they say.
+//! - [`decision`]: no double / double-take / double-pass and what they say;
+//! - [`bearoff`]: exact cubeful money equities of small bear-offs.
 //!
 //! The cubeful search itself lives with the checker search, in
 //! [`crate::search::cubeful`], and shares its filters and cache.
 
+pub mod bearoff;
 pub mod decision;
 pub mod efficiency;
 pub mod janowski;

@@ -26,6 +26,7 @@
 
 use super::{filtered, parallel, sort_by_equity, SearchConfig, Worker};
 use crate::bearoff::rolls;
+use crate::cube::bearoff;
 use crate::cube::decision::CubeDecision;
 use crate::cube::efficiency::efficiency;
 use crate::cube::janowski::{self, mwc_after, Chances};
@@ -122,14 +123,45 @@ fn with_cube_choice(states: &[Option<CubeState>], values: &[f64], top: bool, met
         .collect()
 }
 
+/// The 0-ply value of `pos` (cubeless probabilities `e`) under a cube
+/// state, without the option to double now: the exact table for small
+/// bear-offs (with `use_bearoff`), else Janowski's formulas.
+fn static_cubeful<'a>(pos: &'a Position, e: &Evaluation, use_bearoff: bool, met: &'a MatchEquityTable) -> impl Fn(&CubeState) -> f64 + 'a {
+    let x = efficiency(pos);
+    let p = Chances::from(e);
+    let exact = if use_bearoff && bearoff::covers(pos) { bearoff::table_for(pos) } else { None };
+    move |state| match exact {
+        Some(table) => exact_bearoff_value(table, pos, &p, state, met, x),
+        None => janowski::cubeful(&p, state, met, x),
+    }
+}
+
+/// A small bear-off's value under `state` from the exact cubeful money
+/// table. Money play reads it directly (an unlimited cube without beavers:
+/// otherwise the formulas); match play, as GNU Backgammon does, turns the
+/// exact money values into the cube efficiency they imply (between 0 and the
+/// class's) and uses that in the match formulas.
+fn exact_bearoff_value(table: &bearoff::CubefulBearoff, pos: &Position, p: &Chances, state: &CubeState, met: &MatchEquityTable, x: f64) -> f64 {
+    let Some(exact) = table.no_double(pos, state.owner).map(f64::from) else {
+        return janowski::cubeful(p, state, met, x);
+    };
+    if state.is_money() {
+        let unlimited = state.value.saturating_mul(8) <= state.max_value;
+        return if unlimited && !state.beaver { exact } else { janowski::cubeful(p, state, met, x) };
+    }
+    let money = CubeState { value: 1, owner: state.owner, ..CubeState::money() };
+    let cubeless = 2.0 * p.win - 1.0;
+    let live = janowski::money(p, &money, 1.0);
+    let implied = if (cubeless - live).abs() > 1e-4 { ((exact - cubeless) / (live - cubeless)).clamp(0.0, x) } else { x };
+    janowski::cubeful(p, state, met, implied)
+}
+
 impl Worker<'_> {
     /// 0-ply: the cubeful values of `pos` (static evaluation `e`) under
     /// each state, for the player on roll.
     fn leaf_values(&self, pos: &Position, e: &Evaluation, states: &[Option<CubeState>], top: bool, met: &MatchEquityTable) -> Vec<f64> {
-        let x = efficiency(pos);
-        let p = Chances::from(e);
-        let values: Vec<f64> =
-            branches(states, top).iter().map(|b| b.map_or(f64::NAN, |b| janowski::cubeful(&p, &b, met, x))).collect();
+        let value = static_cubeful(pos, e, self.config.use_bearoff, met);
+        let values: Vec<f64> = branches(states, top).iter().map(|b| b.map_or(f64::NAN, |b| value(&b))).collect();
         with_cube_choice(states, &values, top, met)
     }
 
@@ -146,7 +178,9 @@ impl Worker<'_> {
         met: &MatchEquityTable,
     ) -> (Evaluation, Vec<f64>) {
         let (e, _) = self.static_eval(pos);
-        if plies == 0 || pos.is_game_over() {
+        // A small money bear-off is exact at any depth.
+        let exact_money = self.config.use_bearoff && states.iter().flatten().all(|s| s.is_money()) && bearoff::covers(pos);
+        if plies == 0 || pos.is_game_over() || exact_money {
             return (e, self.leaf_values(pos, &e, states, top, met));
         }
         let moves = branches(states, top);
@@ -227,11 +261,8 @@ pub fn cube_decision(
 /// (the formulas alone: for comparisons with other engines on equal
 /// probabilities).
 pub fn zero_ply_decision(pos: &Position, e: &Evaluation, state: &CubeState, met: &MatchEquityTable) -> CubeDecision {
-    let x = efficiency(pos);
-    let p = Chances::from(e);
-    let no_double = janowski::cubeful(&p, state, met, x);
-    let take = janowski::cubeful(&p, &state.doubled(), met, x);
-    decision_from_values(state, met, no_double, take, e.win_gammon > 0.0)
+    let value = static_cubeful(pos, e, true, met);
+    decision_from_values(state, met, value(state), value(&state.doubled()), e.win_gammon > 0.0)
 }
 
 /// The decision from the no-double and double/take values of the search
