@@ -230,3 +230,20 @@ def test_one_ply_cube_decision_sees_the_redouble():
     capped = engine.cube_decision(pos, tavla.CubeState(max_cube=2))
     # With the cube capped at 2 the taker cannot redouble: the take is worse for it.
     assert capped.double_take > d.double_take
+
+
+def test_take_point_of_a_gammonless_race(engine0):
+    """Without gammons the 0-ply model's take point has a closed form: with
+    efficiency x, (1-x)(2w-1) + x(2.5w-1.5) = 1/2 at the doubler's w, so the
+    taker needs 1/2 / (2 + x/2): 25% for a dead cube, 20% for a live one."""
+    pos = position({1: 3, 2: 3, 3: 2, 5: 2}, {1: 2, 2: 3, 4: 3, 6: 1})
+    x = tavla._core._cube_efficiency(pos)
+    assert x == pytest.approx(0.6)
+    d = engine0.cube_decision(pos, tavla.CubeState())
+    assert d.take_point == pytest.approx(0.5 / (2 + 0.5 * x), abs=1e-9)
+    # Gammons for the doubler raise it; in a match the score moves it.
+    start = tavla.Position.start(BG)
+    money = engine0.cube_decision(start, tavla.CubeState()).take_point
+    assert 0.2 < money < 0.35
+    trailing = engine0.cube_decision(start, tavla.CubeState(match_length=7, score=(5, 0))).take_point
+    assert trailing != pytest.approx(money, abs=0.01)

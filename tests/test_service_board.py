@@ -148,8 +148,15 @@ def test_play_a_few_moves_against_the_engine(base, browser, variant):
         assert s["onRoll"] == "bottom" and s["dice"]
         browser.find_elements(By.CSS_SELECTOR, "#moves li")[0].click()
         browser.find_element(By.ID, "play").click()
-        # The engine (or the labelled random stand-in) replies and hands the roll back.
-        wait(browser, lambda d: state(d)["onRoll"] == "bottom" and not state(d)["busy"], 15)
+        # The engine (or the labelled random stand-in) replies and hands the roll back; should it
+        # double first, take.
+        def replied(d):
+            if state(d)["offer"] and d.find_element(By.ID, "take").is_displayed():
+                d.find_element(By.ID, "take").click()
+                return False
+            return state(d)["onRoll"] == "bottom" and not state(d)["busy"]
+
+        wait(browser, replied, 15)
         assert state(browser)["over"] is None
     assert sum(entry.startswith("top:") for entry in state(browser)["log"]) >= 3
     label = browser.find_element(By.ID, "mode-label").text

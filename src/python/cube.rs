@@ -205,6 +205,7 @@ pub struct PyCubeDecision {
     pub(crate) state: CubeState,
     pub(crate) evaluation: Evaluation,
     pub(crate) ply: u8,
+    pub(crate) take_point: f64,
 }
 
 #[pymethods]
@@ -265,6 +266,13 @@ impl PyCubeDecision {
     fn ply(&self) -> u8 {
         self.ply
     }
+    /// The opponent's take point: the least cubeless winning chance at
+    /// which it should take now (0-ply model with this position's gammon
+    /// rates and cube efficiency; compare with 1 - evaluation.win).
+    #[getter]
+    fn take_point(&self) -> f64 {
+        self.take_point
+    }
     fn __repr__(&self) -> String {
         let d = &self.inner;
         format!(
@@ -292,7 +300,8 @@ fn _cube_decision_from(position: &PyPosition, probabilities: (f32, f32, f32, f32
     let evaluation = Evaluation::new(p);
     let met = crate::cube::default_met(position.inner.variant());
     let decision = crate::search::cubeful::zero_ply_decision(&position.inner, &evaluation, &cube.inner, met);
-    Ok(PyCubeDecision { inner: decision, state: cube.inner, evaluation, ply: 0 })
+    let take_point = crate::search::cubeful::take_point(&position.inner, &evaluation, &cube.inner, met);
+    Ok(PyCubeDecision { inner: decision, state: cube.inner, evaluation, ply: 0, take_point })
 }
 
 /// The cube efficiency tavla's 0-ply formulas use for `position`.

@@ -304,7 +304,8 @@ impl PyEngine {
         let pos = position.inner;
         let met = self.met();
         let analysis = py.allow_threads(|| cubeful::cube_decision(self.evaluator.as_ref(), &self.config, met, &pos, &state));
-        Ok(PyCubeDecision { inner: analysis.decision, state, evaluation: analysis.evaluation, ply: self.config.ply })
+        let take_point = cubeful::take_point(&pos, &analysis.evaluation, &state, met);
+        Ok(PyCubeDecision { inner: analysis.decision, state, evaluation: analysis.evaluation, ply: self.config.ply, take_point })
     }
 
     /// The match equity table's name (used in match play).

@@ -265,6 +265,48 @@ pub fn zero_ply_decision(pos: &Position, e: &Evaluation, state: &CubeState, met:
     decision_from_values(state, met, value(state), value(&state.doubled()), e.win_gammon > 0.0)
 }
 
+/// The opponent's take point: the least cubeless winning chance at which
+/// it should take a double now, by the 0-ply model with this position's
+/// gammon and backgammon rates (of the games each side wins) and cube
+/// efficiency. Where the position stands against it says how close the take
+/// is; 0 when every double is a take, 1 when none is.
+pub fn take_point(pos: &Position, e: &Evaluation, state: &CubeState, met: &MatchEquityTable) -> f64 {
+    let x = efficiency(pos);
+    let p = Chances::from(e);
+    let (won, lost) = (p.win.max(1e-9), (1.0 - p.win).max(1e-9));
+    let (wg, wb, lg, lb) = (p.win_gammon / won, p.win_backgammon / won, p.lose_gammon / lost, p.lose_backgammon / lost);
+    let doubled = state.doubled();
+    let pass = double_pass_value(state, met);
+    // The doubler's double/take value when it wins `w` of the games.
+    let take = |w: f64| {
+        let at = Chances { win: w, win_gammon: w * wg, win_backgammon: w * wb, lose_gammon: (1.0 - w) * lg, lose_backgammon: (1.0 - w) * lb };
+        let v = janowski::cubeful(&at, &doubled, met, x);
+        if state.is_money() {
+            2.0 * v
+        } else {
+            v
+        }
+    };
+    // The take is worth more to the doubler the more it wins: bisect for
+    // the winning chance where taking and passing are equal.
+    let (mut low, mut high) = (0.0f64, 1.0f64);
+    if take(high) <= pass {
+        return 0.0;
+    }
+    if take(low) >= pass {
+        return 1.0;
+    }
+    for _ in 0..60 {
+        let mid = 0.5 * (low + high);
+        if take(mid) < pass {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    1.0 - 0.5 * (low + high)
+}
+
 /// The decision from the no-double and double/take values of the search
 /// (money: normalized to each state's cube; match: MWC).
 fn decision_from_values(state: &CubeState, met: &MatchEquityTable, no_double: f64, take: f64, can_win_gammon: bool) -> CubeDecision {

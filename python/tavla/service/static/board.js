@@ -21,6 +21,17 @@ const S = {
   rolledThisTurn: false,     // the side on roll has its dice (entering other dice replaces them)
   asked: 0,                  // counts questions for the moves list, so only the latest answer is shown
   cascade: null,             // gul bara: {owner, share: "mover"|"opponent", steps: [[die, count]...], headUsed}
+  // The cube and the stakes (a game vs the engine keeps them here; every cube question goes to /v1/cube).
+  cube: { value: 1, owner: null },   // owner: null (centered), "bottom" or "top"
+  maxCube: 64,
+  match: { length: 0, score: { bottom: 0, top: 0 }, crawford: false, crawfordDone: false, winner: null },
+  offer: null,               // a double on offer: {by: "bottom"|"top"}
+  cubeAsked: false,          // the engine has made its cube decision for this turn
+  advice: null,              // the latest /v1/cube answer for the side on roll, before its roll
+  adviceAsked: 0,
+  result: null,              // how the game ended: {winner, points, multiplier, kind, how}
+  pips: null,                // {bottom, top}
+  pipsAsked: 0,
 };
 
 // ---- the service ----------------------------------------------------------------------------
@@ -101,8 +112,28 @@ function draw() {
     drawSide(svg, "top");
   }
   if (S.dice) drawDice(svg);
+  drawCube(svg);
   if (move) drawArrows(svg, move.steps, S.onRoll, "arrow");
   svg.dataset.position = JSON.stringify({ bottom: S.bottom, top: S.top, onRoll: S.onRoll });
+  showScore();
+  showCube();
+}
+
+// The cube sits on the bar: in the middle while centered, at its owner's end once turned; a double on
+// offer is drawn at the doubled value in the doubler's half of the board.
+function drawCube(svg) {
+  const c = S.cube;
+  let x = G.barX - 18, y = 232, value = c.value, where = c.owner || "centered";
+  if (S.offer) {
+    x = (S.offer.by === "bottom" ? G.rightStart : G.left) + 3 * G.pointW - 18;
+    value = c.value * 2;
+    where = "offered";
+  } else if (c.owner === "bottom") y = G.bottom - 40;
+  else if (c.owner === "top") y = G.top + 4;
+  const g = el("g", { class: `cube ${where}`, transform: `translate(${x},${y})`, "data-value": value,
+    "data-owner": where }, svg);
+  el("rect", { width: 36, height: 36, rx: 5 }, g);
+  el("text", { x: 18, y: 19 }, g, String(value === 1 ? 64 : value));
 }
 
 function drawPoint(svg, dp, froms, tos) {
@@ -207,6 +238,105 @@ function showMoves() {
 }
 
 const fmt = (x) => (x >= 0 ? "+" : "") + x.toFixed(3);
+const sideName = (side) => (S.mode === "game" ? (side === "bottom" ? "You" : "Engine") : side === "bottom" ? "Bottom" : "Top");
+
+// The score line under the board: the match score and length (or money), Crawford, the pip counts.
+function showScore() {
+  const m = S.match;
+  const score = `${sideName("bottom")} ${m.score.bottom} : ${m.score.top} ${sideName("top")}`;
+  $("score").textContent = m.length ? `${score}, match to ${m.length}` : S.mode === "game" ? `money game; ${score}` : "money game";
+  let stage = "";
+  if (m.length && m.winner === null) {
+    if (m.crawford) stage = S.over ? "next game: Crawford" : "Crawford game";
+    else if (m.crawfordDone) stage = "post-Crawford";
+  }
+  $("crawford").textContent = stage;
+  $("pips").textContent = S.pips ? `pips: ${sideName("bottom")} ${S.pips.bottom}, ${sideName("top")} ${S.pips.top}` : "";
+  const c = S.cube;
+  const owner = !c.owner ? "centered" : S.mode !== "game" ? `${c.owner}'s` : c.owner === "bottom" ? "yours" : "the engine's";
+  $("cube-state").textContent = `cube ${c.value}, ${owner}`;
+}
+
+// The pip counts of both sides, from /v1/position.
+async function refreshPips() {
+  if (!S.bottom) return;
+  const token = ++S.pipsAsked;
+  const r = await api("/v1/position", { position: positionFor("bottom") });
+  if (token !== S.pipsAsked || !r.ok) return;
+  S.pips = { bottom: r.data.pips[0], top: r.data.pips[1] };
+  showScore();
+}
+
+// The cube state for /v1/cube, /v1/hint and /v1/engine-move, seen from `side` as the player on roll.
+function cubeFor(side) {
+  const m = S.match, owner = S.cube.owner;
+  return {
+    value: S.cube.value, owner: owner === null ? null : owner === side ? "me" : "opponent",
+    match_length: m.length, score: m.length ? [m.score[side], m.score[otherSide(side)]] : [0, 0],
+    crawford: m.length > 0 && m.crawford, max_cube: S.maxCube,
+  };
+}
+
+// Whether `side` may double now: before its roll, the cube centered or its own, below the maximum,
+// not in the Crawford game, no double on offer, the game still on.
+function mayDouble(side) {
+  const c = S.cube;
+  return !S.over && !S.offer && !S.cascade && S.onRoll === side && !S.rolledThisTurn
+    && (c.owner === null || c.owner === side) && c.value < S.maxCube && !(S.match.length && S.match.crawford);
+}
+
+const canHumanDouble = () => S.mode === "game" && !S.busy && S.engineAvailable && mayDouble("bottom");
+
+// The cube panel: the engine's advice for the side on roll, and Double / Take / Pass / Next game.
+function showCube() {
+  const a = S.advice && S.advice.side === S.onRoll && !S.rolledThisTurn && !S.over ? S.advice : null;
+  const box = $("cube-advice");
+  box.replaceChildren();
+  if (S.offer && S.offer.by === "top") {
+    const v = S.cube.value;
+    box.textContent = `The engine doubles to ${2 * v}: take (the cube is yours at ${2 * v}) or pass (lose ${v} point${v === 1 ? "" : "s"}).`;
+  } else if (a && a.error) box.textContent = a.error;
+  else if (a) {
+    const d = a.data;
+    const head = document.createElement("div");
+    head.className = "action";
+    head.textContent = `${sideName(a.side)}: ${d.action}`;
+    box.appendChild(head);
+    const rows = [["No double", d.no_double, d.mwc && d.mwc.no_double], ["Double, take", d.double_take, d.mwc && d.mwc.double_take],
+      ["Double, pass", d.double_pass, d.mwc && d.mwc.double_pass]];
+    const table = document.createElement("table");
+    const th = table.createTHead().insertRow();
+    for (const h of ["", "equity", ...(d.mwc ? ["MWC"] : [])]) th.appendChild(document.createElement("th")).textContent = h;
+    for (const [label, eq, mwc] of rows) {
+      const tr = (table.tBodies[0] || table.createTBody()).insertRow();
+      tr.insertCell().textContent = label;
+      tr.insertCell().textContent = fmt(eq);
+      if (d.mwc) tr.insertCell().textContent = pct(mwc);
+    }
+    box.appendChild(table);
+    const note = document.createElement("div");
+    note.className = "note";
+    note.textContent = `${d.ply}-ply, ${d.cube.description}`;
+    box.appendChild(note);
+  }
+  $("double").hidden = !canHumanDouble();
+  $("double").textContent = S.cube.owner ? `Redouble to ${2 * S.cube.value}` : `Double to ${2 * S.cube.value}`;
+  const offered = S.offer && S.offer.by === "top";
+  $("take").hidden = !offered;
+  $("pass").hidden = !offered;
+  $("next-game").hidden = !(S.mode === "game" && S.over && S.match.length && S.match.winner === null);
+}
+
+// The engine's cube advice for the side on roll, before its roll (shown in the cube panel).
+async function adviseCube() {
+  if (S.over || S.cascade || S.rolledThisTurn || !S.bottom) return;
+  const side = S.onRoll, token = ++S.adviceAsked;
+  const r = await api("/v1/cube", { position: current(), cube: cubeFor(side) });
+  if (token !== S.adviceAsked) return;
+  if (r.ok) S.advice = { side, data: r.data };
+  else S.advice = { side, error: r.status === 503 ? `Cube advice needs the engine: ${r.data.error}` : r.data.error };
+  showCube();
+}
 const pct = (x) => (100 * x).toFixed(1) + "%";
 
 function select(k) {
@@ -216,7 +346,7 @@ function select(k) {
 }
 
 function canHumanMove() {
-  return !S.busy && !S.over && (S.mode === "analyse" || S.onRoll === "bottom");
+  return !S.busy && !S.over && !S.offer && (S.mode === "analyse" || S.onRoll === "bottom");
 }
 
 function setModeLabel() {
@@ -245,6 +375,8 @@ function loadPlain(pos) {
   S.top = pos.theirs.slice();
   S.onRoll = "bottom";
   S.over = null;
+  S.cube = { value: 1, owner: null };
+  S.offer = null; S.cubeAsked = false; S.advice = null; S.result = null; S.pips = null;
   $("variant").value = S.variant;
   clearMoves();
 }
@@ -259,10 +391,11 @@ async function readPosition(source) {
   const r = await api("/v1/position", source);
   if (!r.ok) { status(r.data.error, true); return false; }
   loadPlain(r.data.position);
+  S.pips = { bottom: r.data.pips[0], top: r.data.pips[1] };
   if (r.data.dice) setDice(r.data.dice); else S.dice = null;
   draw();
   status(`Position loaded (${S.variant}); pips ${r.data.pips[0]} : ${r.data.pips[1]}.`);
-  if (S.dice) await fetchMoves();
+  if (S.dice) await fetchMoves(); else await adviseCube();
   return true;
 }
 
@@ -309,7 +442,13 @@ async function movesNow() {
   return r.ok ? { moves: r.data.moves, kind: `${r.data.count} legal` } : { error: r.data.error };
 }
 
+const awaitingAnswer = () => {
+  if (S.offer) status("Answer the double first: take or pass.", true);
+  return Boolean(S.offer);
+};
+
 async function fetchMoves() {
+  if (awaitingAnswer()) return;
   if (!S.dice) startRoll(chosenDice());
   const token = ++S.asked;
   const got = await movesNow();
@@ -321,6 +460,7 @@ async function fetchMoves() {
 }
 
 async function fetchHint() {
+  if (awaitingAnswer()) return;
   if (S.cascade) {
     status("Hints cover normal rolls; a cascade step shows its legal plays.", true);
     await fetchMoves();
@@ -328,7 +468,7 @@ async function fetchHint() {
   }
   if (!S.dice) startRoll(chosenDice());
   const token = ++S.asked;
-  const r = await api("/v1/hint", { position: current(), dice: S.dice, top: 10 });
+  const r = await api("/v1/hint", { position: current(), dice: S.dice, top: 10, ...cubeful(S.onRoll) });
   if (token !== S.asked) return;
   if (r.status === 503) {
     status(`Hints need the engine: ${r.data.error}. Showing the legal moves instead.`, true);
@@ -344,6 +484,8 @@ async function fetchHint() {
 }
 
 const otherSide = (side) => (side === "bottom" ? "top" : "bottom");
+// In a game the engine is asked cubefully, with the game's cube and score; analysis stays cubeless.
+const cubeful = (side) => (S.mode === "game" ? { cube: cubeFor(side) } : {});
 
 // Play a move (or cascade step) for the side on roll: its result is still seen from the mover.
 function apply(move) {
@@ -355,7 +497,9 @@ function apply(move) {
   S.rolledThisTurn = false;
   if (S.cascade) advanceCascade(move);
   else { S.onRoll = other; S.dice = null; }
+  if (!S.cascade) S.cubeAsked = false;   // a new turn: its player may double before rolling
   clearMoves();
+  refreshPips();
 }
 
 // After a cascade step: the first number the owner cannot play in full passes what is left, and
@@ -387,7 +531,7 @@ async function play() {
 
 // Whose move now: the engine's (in a game), a cascade step to list, or a roll to wait for.
 async function nextTurn(said) {
-  if (S.over) { announceEnd(); return; }
+  if (S.over) { await finishGame(); return; }
   if (S.mode === "game" && S.onRoll === "top") { await engineTurn(); return; }
   const who = S.mode === "game" ? "You" : S.onRoll === "bottom" ? "Bottom (light)" : "Top (dark)";
   if (S.cascade) {
@@ -396,12 +540,121 @@ async function nextTurn(said) {
     return;
   }
   status(`${said} ${who} to roll.`);
+  await adviseCube();
+}
+
+// A game borne off: single, gammon or backgammon (oin, mars, koks) times the cube. The multiplier is
+// the service's: /v1/evaluate of the final position is exact (win_gammon and win_backgammon are 0 or 1).
+async function finishGame() {
+  if (S.result) { announceEnd(); return; }
+  const winner = S.over;
+  let multiplier = null;
+  const r = await api("/v1/evaluate", { position: positionFor(winner), ply: 0 });
+  if (r.ok) multiplier = 1 + Math.round(r.data.probabilities.win_gammon) + Math.round(r.data.probabilities.win_backgammon);
+  else multiplier = localMultiplier(winner);
+  endGame(winner, multiplier, "bore off");
+}
+
+// Without the engine: RULES.md 2 and 3 for a finished game (the loser has borne off none: gammon or
+// mars; with a checker on the bar or in the winner's home, backgammon; koks with the koks option).
+function localMultiplier(winner) {
+  const loser = S[otherSide(winner)];
+  if (loser.reduce((a, b) => a + b, 0) < 15) return 1;
+  if (S.variant === "backgammon") return loser[24] > 0 || loser.slice(18, 24).some((n) => n > 0) ? 3 : 2;
+  return S.rules.koks && loser.slice(12, 24).some((n) => n > 0) ? 3 : 2;
+}
+
+// The game is over: `winner` wins `multiplier` times the cube (a passed double: 1 times the cube
+// before the double). In a game vs the engine the points go to the score (money or match).
+function endGame(winner, multiplier, how) {
+  const kinds = S.variant === "backgammon" ? ["single", "gammon", "backgammon"] : ["oin", "mars", "koks"];
+  const points = multiplier * S.cube.value;
+  S.over = winner;
+  S.offer = null;
+  S.result = { winner, multiplier, points, kind: kinds[multiplier - 1], how, cube: S.cube.value };
+  if (S.mode === "game") scoreGame(winner, points);
+  draw();
+  announceEnd();
+}
+
+function scoreGame(winner, points) {
+  const m = S.match;
+  m.score[winner] += points;
+  if (!m.length) return;
+  if (m.score[winner] >= m.length) { m.winner = winner; return; }
+  // The Crawford game: the first game after a player comes to one point away; the cube is dead in it.
+  if (m.crawford) { m.crawford = false; m.crawfordDone = true; }
+  else if (!m.crawfordDone && m.score[winner] === m.length - 1) m.crawford = true;
 }
 
 function announceEnd() {
-  const winner = S.mode === "game" ? (S.over === "bottom" ? "You win" : "The engine wins") : `${S.over} wins`;
-  status(`Game over: ${winner}.`);
+  const r = S.result;
+  const who = S.mode === "game" ? (r.winner === "bottom" ? "You win" : "The engine wins") : `${r.winner} wins`;
+  const what = r.how === "bore off" ? `${r.kind === "single" || r.kind === "oin" ? "" : `a ${r.kind}, `}${r.points} point${r.points === 1 ? "" : "s"}`
+    : `${r.points} point${r.points === 1 ? "" : "s"} (${r.how})`;
+  let text = `Game over: ${who} ${what}.`;
+  const m = S.match;
+  if (S.mode === "game" && m.length) {
+    text += ` Score ${m.score.bottom} : ${m.score.top} of ${m.length}.`;
+    if (m.winner) text += m.winner === "bottom" ? " You win the match." : " The engine wins the match.";
+    else text += m.crawford ? " Next game: Crawford." : " Next game when you are ready.";
+  }
+  status(text);
   showMoves();
+  showCube();
+}
+
+// ---- the cube in a game ---------------------------------------------------------------------
+
+// Before its roll the engine asks /v1/cube from its side: it doubles when it may and should.
+async function engineDoubles() {
+  if (S.mode !== "game" || !S.engineAvailable || !mayDouble("top")) return false;
+  const r = await api("/v1/cube", { position: positionFor("top"), cube: cubeFor("top") });
+  if (r.status === 503) return false;
+  if (!r.ok) throw new Error(r.data.error);
+  return r.data.cube.may_double && r.data.should_double;
+}
+
+// You double: the engine takes when /v1/cube, asked from your side, says the opponent should take.
+async function humanDouble() {
+  if (!canHumanDouble()) return;
+  const value = 2 * S.cube.value;
+  S.busy = true;
+  S.offer = { by: "bottom" };
+  draw();
+  status(`You double to ${value}. The engine is thinking...`);
+  const r = await api("/v1/cube", { position: positionFor("bottom"), cube: cubeFor("bottom") });
+  S.busy = false;
+  S.offer = null;
+  if (!r.ok) { draw(); status(`The engine could not answer the double: ${r.data.error}`, true); return; }
+  if (r.data.should_take) {
+    S.cube = { value, owner: "top" };
+    S.log.push(`bottom: doubles to ${value}; top: takes`);
+    S.advice = null;
+    draw();
+    status(`The engine takes: the cube is at ${value}, the engine's. Roll.`);
+    await adviseCube();
+  } else {
+    S.log.push(`bottom: doubles to ${value}; top: passes`);
+    endGame("bottom", 1, "the engine passed the double");
+  }
+}
+
+// Your answer to the engine's double: take (the cube is yours at the doubled value, the engine rolls
+// on) or pass (the engine wins the cube's value before the double).
+async function answerDouble(take) {
+  if (!S.offer || S.offer.by !== "top" || S.busy) return;
+  const value = 2 * S.cube.value;
+  S.offer = null;
+  if (!take) {
+    S.log.push(`top: doubles to ${value}; bottom: passes`);
+    endGame("top", 1, "you passed the double");
+    return;
+  }
+  S.cube = { value, owner: "bottom" };
+  S.log.push(`top: doubles to ${value}; bottom: takes`);
+  draw();
+  await engineTurn();
 }
 
 // The engine's cascade step: the play after which the engine rates the opponent's position worst.
@@ -428,7 +681,7 @@ async function engineMove() {
     return engineCascadeStep(got.moves);
   }
   if (S.engineMode !== "random") {
-    const r = await api("/v1/engine-move", { position: current(), dice: S.dice });
+    const r = await api("/v1/engine-move", { position: current(), dice: S.dice, ...cubeful(S.onRoll) });
     if (r.ok) { S.engineMode = "engine"; return r.data.move; }
     if (r.status !== 503) throw new Error(r.data.error);
     S.engineMode = "random";   // no engine in this build (or it is busy): fall back, and say so
@@ -445,7 +698,20 @@ async function engineTurn() {
   const said = [];
   try {
     while (S.onRoll === "top" && !S.over) {
-      if (!S.cascade && !S.rolledThisTurn) startRoll(randomDice());
+      if (!S.cascade && !S.rolledThisTurn) {
+        if (!S.cubeAsked) {
+          S.cubeAsked = true;
+          status("Engine thinking about the cube...");
+          if (await engineDoubles()) {
+            S.offer = { by: "top" };
+            S.busy = false;
+            draw();
+            status(`The engine doubles to ${2 * S.cube.value}. Take or pass?`);
+            return;
+          }
+        }
+        startRoll(randomDice());
+      }
       draw();
       status("Engine thinking...");
       const move = await engineMove();
@@ -467,18 +733,42 @@ async function engineTurn() {
   await nextTurn(`${who} played ${said.join("; ")}.`);
 }
 
-async function newGame(mode) {
+const freshMatch = (length) => ({ length, score: { bottom: 0, top: 0 }, crawford: false, crawfordDone: false, winner: null });
+
+// A new game: vs the engine a new match (or money session) unless `keepMatch` (the next game of a match).
+async function newGame(mode, keepMatch) {
   S.mode = mode;
   S.engineMode = null;
   S.log = [];
   S.variant = $("variant").value;
+  if (!keepMatch) S.match = freshMatch(mode === "game" ? Number($("match-length").value) : 0);
   const ok = await readPosition({ position: { variant: S.variant } });
   if (!ok) return;
   S.dice = null;
   S.rolls = 0;
   setModeLabel();
   draw();
-  status(mode === "game" ? "New game: you are the light checkers at the bottom. Roll." : "Start position. Roll or enter dice.");
+  const m = S.match;
+  const stake = m.length ? ` Match to ${m.length}, ${m.score.bottom} : ${m.score.top}${m.crawford ? ", the Crawford game" : ""}.` : " Money game.";
+  status(mode === "game" ? `New game: you are the light checkers at the bottom.${stake} Roll.` : "Start position. Roll or enter dice.");
+}
+
+// Tests and demos: a game vs the engine from a given position, side on roll, cube and score.
+async function setupGame({ variant = "backgammon", bottom, top, onRoll = "bottom", cube = { value: 1, owner: null }, match = {} }) {
+  S.mode = "game";
+  S.engineMode = null;
+  S.log = [];
+  $("variant").value = variant;
+  loadPlain({ variant, mine: bottom, theirs: top, rules: {} });
+  S.match = { ...freshMatch(match.length || 0), ...match, score: { bottom: 0, top: 0, ...(match.score || {}) } };
+  if ([...$("match-length").options].some((o) => Number(o.value) === S.match.length)) $("match-length").value = String(S.match.length);
+  S.cube = { value: cube.value, owner: cube.owner || null };
+  S.onRoll = onRoll;
+  S.dice = null;
+  setModeLabel();
+  draw();
+  await refreshPips();
+  await nextTurn("Game set up.");
 }
 
 async function init() {
@@ -493,6 +783,10 @@ async function init() {
   $("show-moves").addEventListener("click", () => { enterDice(chosenDice()); fetchMoves(); });
   $("hint").addEventListener("click", () => { enterDice(chosenDice()); fetchHint(); });
   $("play").addEventListener("click", play);
+  $("double").addEventListener("click", humanDouble);
+  $("take").addEventListener("click", () => answerDouble(true));
+  $("pass").addEventListener("click", () => answerDouble(false));
+  $("next-game").addEventListener("click", () => { if (S.over && S.match.length && S.match.winner === null) newGame("game", true); });
   $("new-game").addEventListener("click", () => newGame("game"));
   $("analyse").addEventListener("click", () => newGame("analyse"));
   $("variant").addEventListener("change", () => newGame(S.mode));
@@ -517,5 +811,5 @@ async function init() {
   await newGame("analyse");
 }
 
-window.tavlaBoard = { state: S, newGame, play, select, fetchMoves, fetchHint, readPosition };
+window.tavlaBoard = { state: S, newGame, play, select, fetchMoves, fetchHint, readPosition, setupGame, humanDouble, answerDouble };
 document.addEventListener("DOMContentLoaded", init);
