@@ -128,3 +128,75 @@ def test_named_readers_for_the_service():
         formats.parse_xgid("4HPwATDgc/ABMA")
     with pytest.raises(ValueError, match="not a GNU Backgammon ID"):
         formats.parse_gnubg_id(START_XGID)
+
+
+# ----- one JSON position form; the older mine/theirs form is read with a warning -----
+
+def legacy_text(variant, mine, theirs, **extra):
+    return json.dumps({"variant": variant, "mine": list(mine), "theirs": list(theirs), **extra})
+
+
+@pytest.mark.parametrize("variant", tavla.VARIANTS)
+def test_the_older_json_form_reads_as_the_project_form_with_a_warning(variant):
+    rng = random.Random(5)
+    for pos in tavla.sampling.random_positions(variant, 20, seed=rng.randrange(1000)):
+        mine, theirs = pos.to_arrays()
+        with pytest.warns(formats.DeprecatedPositionForm, match="checkers"):
+            info = formats.parse(legacy_text(variant, mine, theirs, rules=pos.rules))
+        assert info["position"] == pos and info["turn"] == 0
+        # the same position in the one form: no warning, and to_json writes that form
+        text = formats.to_json(pos)
+        data = json.loads(text)
+        assert "mine" not in data and data["checkers"] == [list(mine[:24]), list(theirs[:24])]
+        assert data["bar"] == [mine[24], theirs[24]]
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert formats.parse(text)["position"] == pos
+
+
+def test_the_older_json_form_keeps_its_rules_and_dice():
+    start = [0] * 23 + [15, 0]
+    with pytest.warns(formats.DeprecatedPositionForm):
+        info = formats.parse(legacy_text("nardy", start, start, rules={"fence_rule": "home"}, dice=[3, 3]))
+    assert info["position"].rules["fence_rule"] == "home" and info["dice"] == (3, 3)
+    assert [str(m) for m in info["position"].legal_moves(3, 3)] == ["24/18(2)", "24/15 24/21"]
+
+
+@pytest.mark.parametrize("data,message", [
+    ({"variant": "nardy", "mine": [0] * 23 + [15, 0]}, "both"),
+    ({"variant": "nardy", "mine": [0] * 23 + [15, 0], "theirs": [0] * 23 + [15, 0],
+      "checkers": [[0] * 23 + [15], [0] * 23 + [15]]}, "not both"),
+    ({"variant": "nardy", "mine": [0] * 23 + [15], "theirs": [0] * 23 + [15, 0]}, "25 counts"),
+    ({"variant": "nardy", "mine": [0] * 23 + [15, 0], "theirs": [0] * 23 + [15, 0], "turn": 1}, "turn"),
+])
+def test_bad_older_json_is_named(data, message):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # refused before any deprecation warning
+        with pytest.raises(ValueError, match=message):
+            formats.parse(json.dumps(data))
+
+
+def test_the_reader_still_checks_the_rewritten_older_form():
+    start = [0] * 23 + [15, 0]
+    with pytest.warns(formats.DeprecatedPositionForm):
+        with pytest.raises(ValueError, match="unknown key"):
+            formats.parse(json.dumps({"variant": "nardy", "mine": start, "theirs": start, "colour": 1}))
+    with pytest.warns(formats.DeprecatedPositionForm):
+        with pytest.raises(ValueError, match="impossible|checkers|15"):
+            formats.parse(json.dumps({"variant": "nardy", "mine": [0] * 23 + [16, 0], "theirs": start}))
+
+
+def test_show_reads_both_json_forms(capsys):
+    from tavla.cli import main
+
+    pos = tavla.Position.start("gulbara")
+    mine, theirs = pos.to_arrays()
+    assert main(["show", formats.to_json(pos)]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "15" in out
+    assert main(["show", legacy_text("gulbara", mine, theirs)]) == 0
+    out2, err = capsys.readouterr()
+    assert out2 == out
+    assert err.startswith("tavla: warning: the {\"mine\"") and err.count("\n") == 1 and "Traceback" not in err

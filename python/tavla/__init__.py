@@ -19,14 +19,14 @@ from ._core import _legal_positions_many
 from ._core import Game, Match, simulate_games
 from ._core import Candidate, Engine, Evaluation
 from ._core import CubeDecision, CubeState
-from . import formats
+from . import formats, sampling
 from .duel import DuelResult, duel
 
 VARIANTS = ("backgammon", "nardy", "gulbara")
 
 __all__ = [
     "Move", "Position", "VARIANTS", "legal_positions_many", "perft", "__version__",
-    "Game", "Match", "simulate_games", "formats",
+    "Game", "Match", "simulate_games", "formats", "sampling",
     "Candidate", "DuelResult", "Engine", "Evaluation", "duel", "CubeState", "CubeDecision",
 ]
 

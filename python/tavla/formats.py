@@ -11,15 +11,36 @@ bottom player; gnubg: its players 0 and 1; FIBS: 0 is "you").
 '4HPwATDgc/ABMA'
 >>> formats.parse("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")["turn"]
 0
+
+The JSON position form
+----------------------
+One JSON form names a position everywhere in the package and on the command line
+(``to_json`` writes it, ``parse`` and ``tavla show/moves/cube/hint/eval`` read it)::
+
+    {"variant": "nardy", "rules": {"fence_rule": "ahead"},
+     "checkers": [[24 counts], [24 counts]], "bar": [0, 0], "off": [0, 0],
+     "turn": 0, "dice": [6, 5], "cube": {"value": 2, "owner": 1},
+     "cube_rules": {"enabled": true, "beaver": false, "jacoby": false, "max_value": 64},
+     "match_length": 7, "score": [3, 2], "crawford": false, "double_offered": false}
+
+``checkers[p][i]`` is player p's count on its own point i + 1 (each player in its
+own numbering), ``bar`` and ``off`` per player, ``turn`` the player on roll. Only
+``variant`` and ``checkers`` are required (``src/formats/json.rs`` has the rest).
+
+The older form ``{"variant", "mine": [25 counts], "theirs": [25 counts], "rules"}``
+(the player on roll first, index 24 the bar) is still read, as ``turn`` 0 with
+``mine`` as player 0, but ``parse`` warns with :class:`DeprecatedPositionForm`.
 """
 
 from __future__ import annotations
 
+import json
+import warnings
 from typing import Any, Optional, Tuple
 
 from ._core import Position, _parse_position, _write_position
 
-__all__ = ["parse", "parse_xgid", "parse_gnubg_id", "to_xgid", "to_gnubg_id", "position_id", "match_id", "position_from_id", "to_fibs", "to_json"]
+__all__ = ["DeprecatedPositionForm", "parse", "canonical_json", "parse_xgid", "parse_gnubg_id", "to_xgid", "to_gnubg_id", "position_id", "match_id", "position_from_id", "to_fibs", "to_json"]
 
 
 def parse(text: str) -> dict[str, Any]:
@@ -31,7 +52,56 @@ def parse(text: str) -> dict[str, Any]:
     ``double_offered``, ``jacoby``, ``beaver``, ``max_cube``. Raises
     ValueError naming what is wrong.
     """
-    return _parse_position(text)
+    t = text.strip()
+    if t.startswith("{"):
+        t = canonical_json(t, stacklevel=3)
+    return _parse_position(t)
+
+
+class DeprecatedPositionForm(FutureWarning):
+    """A position was given in the older ``mine``/``theirs`` JSON form.
+
+    A FutureWarning, so that it is shown to users of scripts and the command line
+    by default."""
+
+
+LEGACY_KEYS = ("mine", "theirs")
+
+DEPRECATION_TEXT = (
+    'the {"mine": [...], "theirs": [...]} JSON position form is deprecated and will be removed; '
+    'write {"variant": ..., "checkers": [[24 counts of the player on roll], [24 counts of the opponent]], '
+    '"bar": [mine, theirs], "turn": 0} instead (tavla.formats.to_json writes it)'
+)
+
+
+def canonical_json(text: str, stacklevel: int = 2) -> str:
+    """The project's JSON form of a JSON position text.
+
+    Text in the project's form (or not JSON at all) comes back unchanged; the
+    older ``mine``/``theirs`` form is rewritten (``turn`` 0, ``mine`` as player 0)
+    with a :class:`DeprecatedPositionForm` warning."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text  # the reader names what is wrong
+    if not isinstance(data, dict) or not any(k in data for k in LEGACY_KEYS):
+        return text
+    if "checkers" in data or "bar" in data:
+        raise ValueError('a JSON position gives either "checkers" (and "bar") or the older "mine" and "theirs", not both')
+    if "mine" not in data or "theirs" not in data:
+        raise ValueError('the older JSON position form needs both "mine" and "theirs" (25 counts each)')
+    sides = []
+    for key in LEGACY_KEYS:
+        counts = data.pop(key)
+        if not isinstance(counts, list) or len(counts) != 25:
+            raise ValueError(f'"{key}" must be a list of 25 counts (points 1..24, then the bar), not {json.dumps(counts)[:60]}')
+        sides.append(counts)
+    if "turn" in data and data["turn"] != 0:
+        raise ValueError('in the older JSON position form "mine" is the player on roll, so "turn" can only be 0')
+    warnings.warn(DEPRECATION_TEXT, DeprecatedPositionForm, stacklevel=stacklevel + 1)
+    data.setdefault("variant", "backgammon")
+    data.update(checkers=[sides[0][:24], sides[1][:24]], bar=[sides[0][24], sides[1][24]], turn=0)
+    return json.dumps(data)
 
 
 def parse_xgid(text: str) -> Tuple[Position, Optional[Tuple[int, int]]]:
@@ -110,5 +180,5 @@ def to_fibs(position: Position, names: Tuple[str, str] = ("player0", "player1"),
 
 
 def to_json(position: Position, **context: Any) -> str:
-    """The project's JSON form (every variant)."""
+    """The project's JSON form (every variant; see the module's documentation)."""
     return _write("json", position, **context)
