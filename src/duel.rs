@@ -121,7 +121,7 @@ pub fn play_game(rules: Rules, players: [&dyn Player; 2], starter: usize, dice_s
         while rules.variant == Variant::Backgammon && roll_number == 0 && d1 == d2 {
             (d1, d2) = (dice.die(), dice.die());
         }
-        let cascade = rules.variant == Variant::GulBara && d1 == d2 && roll_number >= rules.cascade_after_rolls as u32;
+        let cascade = crate::cascade::cascades(&rules, roll_number, d1, d2);
         let (next, next_seat, passed) = if cascade {
             play_cascade(pos, seat, d1, players, &mut record, &mut choice_rng, &mut movegen, &mut plays)
         } else {

@@ -9,6 +9,7 @@
 //! - [`notation`]: the usual move notation ("24/18 13/11", "bar/22*");
 //! - [`batch`]: many positions at once, on all cores;
 //! - [`dice`]: seeded dice;
+//! - [`cascade`]: gul bara's cascading doubles as whole turns (the mover's part, the opponent's share);
 //! - [`game`]: whole games and matches, the cube, trivial players;
 //! - [`cube`]: cube decisions and cubeful equity, match equity tables;
 //! - [`formats`]: XGID, GNU Backgammon IDs, FIBS boards and the project's JSON;
@@ -20,6 +21,7 @@
 pub mod batch;
 pub mod bearoff;
 pub mod bench;
+pub mod cascade;
 pub mod cube;
 pub mod dice;
 pub mod duel;

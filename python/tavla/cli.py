@@ -6,10 +6,13 @@ Each sub-command lives in a small function here; ``tavla --help`` lists them.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import warnings
 from typing import Callable, Sequence
 
 import tavla
+from tavla.duel import MissingPackage
 
 # Sub-commands register here: name -> (help text, add_arguments, run).
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {}
@@ -32,15 +35,30 @@ def parse_counts(text: str, who: str) -> list[int]:
         raise ValueError(f"{who} must be 25 whole numbers separated by commas or spaces: {text!r}") from None
 
 
-def position_from_args(args: argparse.Namespace) -> tavla.Position:
+def position_from_args(args: argparse.Namespace) -> tuple[tavla.Position, dict]:
+    """(position from the player on roll, what the text records) of ``tavla moves``'s arguments:
+    a position text (XGID, GNU Backgammon ID, FIBS board, JSON, or ``start``), or --mine and
+    --theirs, or nothing for the start position of --variant."""
     rules = dict(getattr(args, "rule", None) or [])
+    text = getattr(args, "position", None)
+    if text is not None and text.strip().lower() != "start":
+        if args.mine is not None or args.theirs is not None:
+            raise ValueError("give a position text or --mine and --theirs, not both")
+        if rules:
+            raise ValueError("--rule applies to --mine/--theirs and 'start' only; a position text records its own rule options")
+        info = tavla.formats.parse(text)
+        pos = info["position"]
+        if args.variant and args.variant != pos.variant:
+            raise ValueError(f"the position is a {pos.variant} position, not {args.variant}")
+        return pos, info
+    variant = args.variant or "backgammon"
     if args.mine is None and args.theirs is None:
-        return tavla.Position.start(args.variant, **rules)
+        return tavla.Position.start(variant, **rules), {}
     if args.mine is None or args.theirs is None:
         raise ValueError("give both --mine and --theirs, or neither for the start position")
     return tavla.Position.from_arrays(
-        args.variant, parse_counts(args.mine, "--mine"), parse_counts(args.theirs, "--theirs"), **rules
-    )
+        variant, parse_counts(args.mine, "--mine"), parse_counts(args.theirs, "--theirs"), **rules
+    ), {}
 
 
 def rule_option(text: str) -> tuple[str, object]:
@@ -57,7 +75,11 @@ def rule_option(text: str) -> tuple[str, object]:
 
 
 def add_position_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", default="backgammon", choices=tavla.VARIANTS)
+    p.add_argument("position", nargs="?",
+                   help="an XGID, a GNU Backgammon ID (PositionID[:MatchID]), a FIBS board, JSON, or 'start' "
+                        "(the default: the start position of --variant, or --mine and --theirs)")
+    p.add_argument("--variant", choices=tavla.VARIANTS,
+                   help="the variant (default backgammon; a position text names its own, and must agree)")
     p.add_argument("--mine", help="the player on roll: 25 counts (points 1..24, bar), its own numbering")
     p.add_argument("--theirs", help="the opponent: 25 counts in its own numbering")
     p.add_argument("--rule", action="append", type=rule_option, metavar="NAME=VALUE", help="a rule option")
@@ -65,15 +87,19 @@ def add_position_arguments(p: argparse.ArgumentParser) -> None:
 
 def add_moves_arguments(p: argparse.ArgumentParser) -> None:
     add_position_arguments(p)
-    p.add_argument("--dice", nargs=2, type=int, required=True, metavar=("D1", "D2"))
+    p.add_argument("--dice", nargs=2, type=int, metavar=("D1", "D2"),
+                   help="the roll (default: the dice the position text records)")
 
 
 @command("moves", "list the legal plays of a position and roll", add_moves_arguments)
 def run_moves(args: argparse.Namespace) -> int:
-    pos = position_from_args(args)
-    moves = pos.legal_moves(*args.dice)
+    pos, info = position_from_args(args)
+    dice = args.dice or info.get("dice")
+    if not dice:
+        raise ValueError("give the roll as --dice D1 D2 (the position records no dice)")
+    moves = pos.legal_moves(*dice)
     print(pos)
-    print(f"{len(moves)} legal play(s) of {args.dice[0]}-{args.dice[1]}:")
+    print(f"{len(moves)} legal play(s) of {dice[0]}-{dice[1]}:")
     for k, m in enumerate(moves, 1):
         print(f"{k:3d}. {m}")
     return 0
@@ -89,6 +115,8 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-ply", type=int, help="highest ply a request may ask for (default 2; env TAVLA_MAX_PLY)")
     p.add_argument("--time-limit", type=float, help="seconds per engine request (default 10; env TAVLA_TIME_LIMIT)")
     p.add_argument("--max-body", type=int, help="largest request body in bytes (default 16384; env TAVLA_MAX_BODY)")
+    p.add_argument("--quiet", "--no-access-log", dest="quiet", action="store_true",
+                   help="no access log (by default one line per request)")
 
 
 @command("serve", "run the HTTP hint service and the web board", add_serve_arguments)
@@ -181,10 +209,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return COMMANDS[args.command][2](args)
+        with warnings.catch_warnings():
+            warnings.showwarning = show_warning
+            code = COMMANDS[args.command][2](args)
+            sys.stdout.flush()  # a closed pipe shows here, inside the try, not at exit
+            return code
     except ValueError as e:
         print(f"tavla: error: {e}", file=sys.stderr)
         return 2
+    except ImportError as e:  # a package an option needs (gnubg-nn for a gnubg duel); the message says how to install it
+        if not isinstance(e, MissingPackage):
+            raise
+        print(f"tavla: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:  # Ctrl-C: no traceback
+        print("\ntavla: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `tavla moves ... | head`: the reader left; stop quietly
+        # Python would complain again when it flushes stdout at exit: point stdout at /dev/null.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # as if killed by SIGPIPE, like other tools in a pipe
+
+
+_default_showwarning = warnings.showwarning
+
+
+def show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """The deprecated JSON position form is one line on stderr; other warnings as Python shows them."""
+    if issubclass(category, tavla.formats.DeprecatedPositionForm):
+        print(f"tavla: warning: {message}", file=sys.stderr)
+    else:
+        _default_showwarning(message, category, filename, lineno, file, line)
 
 
 if __name__ == "__main__":

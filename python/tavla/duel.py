@@ -8,7 +8,9 @@ pairs' totals. Players are given as an ``Engine`` or as a spec string:
 - ``heuristic``, ``pubeval`` (backgammon), ``pips``, optionally ``:PLY``
   (``heuristic:2``): a ``tavla.Engine`` with that evaluator at that ply;
 - ``gnubg`` or ``gnubg:PLY``: GNU Backgammon's evaluator through ``gnubg_nn``
-  (backgammon only, cubeless best move at ``n=PLY``).
+  (backgammon only, cubeless best move at ``n=PLY``, PLY 0 to 3: gnubg_nn takes
+  about 0.001 s, 0.03 s, 0.15 s and 2 s a move at 0 to 3 plies, and a minute at 4;
+  install it with ``pip install gnubg-nn``).
 
 Duels between our own players run in the Rust game loop on all cores; a duel
 with gnubg runs a Python game loop (gnubg_nn is called under the GIL).
@@ -17,20 +19,45 @@ with gnubg runs a Python game loop (gnubg_nn is called under the GIL).
 from __future__ import annotations
 
 import math
+import operator
 import random
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from ._core import Engine, Move, Position, _duel, _game_result
+
+# The plies a gnubg player may search: gnubg_nn accepts any ply >= 0, but from 4 on a move takes
+# a minute or more (see the module doc), so a duel would seem to run for ever.
+GNUBG_MAX_PLY = 3
+GNUBG_INSTALL = "pip install gnubg-nn"
+
+
+class MissingPackage(ImportError):
+    """A player needs a package that is not installed; the message says how to install it."""
+
+
+def _whole_number(value: Any, what: str, low: int, high: Optional[int] = None) -> int:
+    """``value`` as an int in low..high, else a ValueError naming ``what``."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise ValueError(f"{what} must be a whole number, not {value!r}")
+    value = operator.index(value)
+    if value < low or (high is not None and value > high):
+        span = f"{low} to {high}" if high is not None else f"at least {low}"
+        raise ValueError(f"{what} must be {span}, not {value}")
+    return value
 
 
 class GnubgPlayer:
     """GNU Backgammon (``gnubg_nn``) choosing the cubeless best move at a ply."""
 
     def __init__(self, ply: int = 0) -> None:
-        import gnubg_nn  # an oracle for measurements only
+        ply = _whole_number(ply, "the gnubg ply", 0, GNUBG_MAX_PLY)
+        try:
+            import gnubg_nn  # an oracle for measurements only
+        except ImportError:
+            raise MissingPackage(f"a gnubg player needs the gnubg-nn package: {GNUBG_INSTALL}") from None
 
         self.gnubg = gnubg_nn
         self.ply = ply
@@ -61,6 +88,9 @@ def parse_player(spec: Any, variant: str) -> Any:
         ply = int(ply_text) if ply_text else (0 if name == "gnubg" else 1)
     except ValueError:
         raise ValueError(f"the ply in {spec!r} must be a whole number") from None
+    if name == "gnubg" and not 0 <= ply <= GNUBG_MAX_PLY:
+        raise ValueError(f"the ply in {spec!r} must be 0 to {GNUBG_MAX_PLY} for gnubg "
+                         f"(from 4 plies on gnubg takes a minute or more a move)")
     if name == "random":
         return "random"
     if name == "gnubg":
@@ -146,8 +176,9 @@ def duel(
 
     ``rules`` are rule options of the variant (the Rust game loop only; duels
     with gnubg play standard backgammon)."""
-    if games < 1:
-        raise ValueError(f"games must be at least 1, not {games}")
+    games = _whole_number(games, "games", 1)
+    seed = _whole_number(seed, "seed", 0, 2**64 - 1)
+    threads = _whole_number(threads, "threads", 0, 4096)
     players = (parse_player(player0, variant), parse_player(player1, variant))
     pairs = (games + 1) // 2
     points: list[int] = []

@@ -184,7 +184,8 @@ class Session:
     def ask(self, prompt: str) -> str:
         try:
             text = self.read(prompt).strip()
-        except EOFError:
+        except EOFError:  # Ctrl-D, or the end of piped input: leave as "quit" does, on a new line
+            self.say("")
             raise Quit() from None
         if text.lower() in ("quit", "exit", "q"):
             raise Quit()
@@ -434,6 +435,9 @@ class Session:
         except Quit:
             self.say("Goodbye.")
             return 0
+        except KeyboardInterrupt:  # Ctrl-C at a prompt or while the engine thinks: leave without a traceback
+            self.say("\nGoodbye.")
+            return 130
 
 
 def play(variant: str, length: int, seed: Optional[int], cube: bool, beaver: bool, rules: dict,

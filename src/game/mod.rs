@@ -391,9 +391,8 @@ impl Game {
     fn begin_turn(&mut self, dice: [u8; 2]) {
         self.dice = Some(dice);
         self.phase = Phase::Move;
-        let cascades = self.rules.variant == Variant::GulBara
-            && dice[0] == dice[1]
-            && self.rolls > self.rules.cascade_after_rolls as u32;
+        // `rolls` already counts this roll.
+        let cascades = crate::cascade::cascades(&self.rules, self.rolls.saturating_sub(1), dice[0], dice[1]);
         if cascades {
             let steps = (dice[0]..=6).map(|d| (d, 4)).collect();
             self.cascade = Some(Cascade { steps, head_used: 0, handed_over: false });

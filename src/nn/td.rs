@@ -20,7 +20,7 @@ use crate::movegen::{Move, MoveGen};
 use crate::nn::encoding::{encode, input_count};
 use crate::nn::{equity, invert, Mlp, SplitMix, OUTPUTS};
 use crate::position::{Position, CHECKERS, ME};
-use crate::variant::{Rules, Variant};
+use crate::variant::Rules;
 
 /// The five outcome indicators when the player on roll has just borne off its
 /// last checker in `pos` (seen from that player).
@@ -169,8 +169,7 @@ impl TdTrainer {
         let mut finished = false;
         for roll in 0..2000u32 {
             let (d1, d2) = (self.rng.die(), self.rng.die());
-            let cascade =
-                self.rules.variant == Variant::GulBara && d1 == d2 && roll >= self.rules.cascade_after_rolls as u32;
+            let cascade = crate::cascade::cascades(&self.rules, roll, d1, d2);
             let turn = play_roll(Nets::one(&self.net), &mut self.gen, &mut self.moves, &pos, (d1, d2), cascade);
             if self.trace_decay > 0.0 {
                 turns.push((pos, turn.target));

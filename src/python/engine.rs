@@ -150,9 +150,57 @@ impl PyEngine {
         Ok(state)
     }
 
+    /// Every play of d1-d2, best first: (move, evaluation, equity, ply, mwc).
+    #[allow(clippy::type_complexity)]
+    fn ranked(
+        &self,
+        py: Python<'_>,
+        position: &PyPosition,
+        d1: i64,
+        d2: i64,
+        cube: Option<&PyCubeState>,
+        rolls: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<(PyMove, Evaluation, f64, u8, Option<f64>)>> {
+        self.check_position(position)?;
+        let (d1, d2) = dice(d1, d2)?;
+        let rolls = rolls_made(rolls)?;
+        let pos = position.inner;
+        Ok(match cube {
+            None => py
+                .allow_threads(|| search::analyze_at(self.evaluator.as_ref(), &self.config, &pos, d1, d2, rolls))
+                .candidates
+                .into_iter()
+                .map(|c| (PyMove::with_cascade(c.play, c.cascade), c.evaluation, c.equity as f64, c.ply, None))
+                .collect(),
+            Some(cube) => {
+                let state = self.check_cube(cube)?;
+                let met = self.met();
+                py.allow_threads(|| cubeful::analyze_cubeful_at(self.evaluator.as_ref(), &self.config, met, &pos, d1, d2, &state, rolls))
+                    .candidates
+                    .into_iter()
+                    .map(|c| (PyMove::with_cascade(c.play, c.cascade), c.evaluation, c.equity, c.ply, c.mwc))
+                    .collect()
+            }
+        })
+    }
+
     pub(crate) fn player(&self) -> EnginePlayer {
         EnginePlayer { evaluator: self.evaluator.clone(), config: SearchConfig { threads: 1, ..self.config } }
     }
+}
+
+/// The `rolls` argument: a whole number >= 0, or None for "past the first rolls".
+fn rolls_made(rolls: Option<&Bound<'_, PyAny>>) -> PyResult<u32> {
+    let Some(obj) = rolls.filter(|r| !r.is_none()) else { return Ok(crate::cascade::LATE) };
+    let bad = || PyValueError::new_err(format!("rolls must be a whole number >= 0 (the rolls of the game already made), not {}", obj.repr().map(|r| r.to_string()).unwrap_or_default()));
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(bad());
+    }
+    let n: i128 = obj.extract().map_err(|_| bad())?;
+    if n < 0 {
+        return Err(bad());
+    }
+    Ok(n.min(crate::cascade::LATE as i128) as u32)
 }
 
 fn dice(d1: i64, d2: i64) -> PyResult<(u8, u8)> {
@@ -234,35 +282,30 @@ impl PyEngine {
 
     /// The best `top` plays of d1-d2, best first; with `cube` (a
     /// `CubeState`) ranked by cubeful equity (money: normalized to the cube;
-    /// match: from the match winning chance, also given as `mwc`).
-    #[pyo3(signature = (position, d1, d2, top = 5, cube = None))]
-    fn hint(&self, py: Python<'_>, position: &PyPosition, d1: i64, d2: i64, top: usize, cube: Option<&PyCubeState>) -> PyResult<Vec<PyCandidate>> {
-        self.check_position(position)?;
-        let (d1, d2) = dice(d1, d2)?;
-        let pos = position.inner;
-        let rows: Vec<(crate::movegen::Move, Evaluation, f64, u8, Option<f64>)> = match cube {
-            None => py
-                .allow_threads(|| search::analyze(self.evaluator.as_ref(), &self.config, &pos, d1, d2))
-                .candidates
-                .iter()
-                .map(|c| (c.play, c.evaluation, c.equity as f64, c.ply, None))
-                .collect(),
-            Some(cube) => {
-                let state = self.check_cube(cube)?;
-                let met = self.met();
-                py.allow_threads(|| cubeful::analyze_cubeful(self.evaluator.as_ref(), &self.config, met, &pos, d1, d2, &state))
-                    .candidates
-                    .iter()
-                    .map(|c| (c.play, c.evaluation, c.equity, c.ply, c.mwc))
-                    .collect()
-            }
-        };
+    /// match: from the match winning chance, also given as `mwc`). `rolls`:
+    /// the rolls of the game already made (gul bara: a double after the
+    /// first `cascade_after_rolls` rolls cascades, and each candidate is then
+    /// a whole part of the cascade, with its `handover`); by default past
+    /// them.
+    #[pyo3(signature = (position, d1, d2, top = 5, cube = None, rolls = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn hint(
+        &self,
+        py: Python<'_>,
+        position: &PyPosition,
+        d1: i64,
+        d2: i64,
+        top: usize,
+        cube: Option<&PyCubeState>,
+        rolls: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<PyCandidate>> {
+        let rows = self.ranked(py, position, d1, d2, cube, rolls)?;
         let best = rows[0].2;
-        rows.iter()
+        rows.into_iter()
             .take(top.max(1))
-            .map(|&(play, evaluation, equity, ply, mwc)| {
+            .map(|(play, evaluation, equity, ply, mwc)| {
                 Ok(PyCandidate {
-                    r#move: Py::new(py, PyMove::from(play))?,
+                    r#move: Py::new(py, play)?,
                     evaluation: Py::new(py, PyEvaluation { inner: evaluation })?,
                     equity: equity as f32,
                     diff: (equity - best) as f32,
@@ -274,23 +317,39 @@ impl PyEngine {
             .collect()
     }
 
-    /// The best play of d1-d2 (cubeful with `cube`).
-    #[pyo3(signature = (position, d1, d2, cube = None))]
-    fn best_move(&self, py: Python<'_>, position: &PyPosition, d1: i64, d2: i64, cube: Option<&PyCubeState>) -> PyResult<PyMove> {
+    /// The best play of d1-d2 (cubeful with `cube`; `rolls` as for `hint`).
+    #[pyo3(signature = (position, d1, d2, cube = None, rolls = None))]
+    fn best_move(
+        &self,
+        py: Python<'_>,
+        position: &PyPosition,
+        d1: i64,
+        d2: i64,
+        cube: Option<&PyCubeState>,
+        rolls: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyMove> {
+        Ok(self.ranked(py, position, d1, d2, cube, rolls)?.swap_remove(0).0)
+    }
+
+    /// The opponent's best play of a cascade's handover: `position` is seen
+    /// from the player who plays the share (the opponent of the cascade's
+    /// mover, who rolls its own turn after it), `handover` the `(die,
+    /// moves)` list a hint's `move.handover` gives. The share is chosen by
+    /// the engine's evaluation (at its ply) of the position after it, where
+    /// that player rolls next.
+    fn handover(&self, py: Python<'_>, position: &PyPosition, handover: Vec<(i64, i64)>) -> PyResult<PyMove> {
         self.check_position(position)?;
-        let (d1, d2) = dice(d1, d2)?;
+        if position.inner.variant() != Variant::GulBara {
+            return Err(PyValueError::new_err("a handover belongs to a gul bara cascade"));
+        }
+        let handover = crate::cascade::check_handover(&handover).map_err(value_error)?;
         let pos = position.inner;
-        let play = match cube {
-            None => py.allow_threads(|| search::best_move(self.evaluator.as_ref(), &self.config, &pos, d1, d2)),
-            Some(cube) => {
-                let state = self.check_cube(cube)?;
-                let met = self.met();
-                py.allow_threads(|| cubeful::analyze_cubeful(self.evaluator.as_ref(), &self.config, met, &pos, d1, d2, &state))
-                    .candidates[0]
-                    .play
-            }
-        };
-        Ok(PyMove::from(play))
+        let (share, _) = py.allow_threads(|| search::best_share(self.evaluator.as_ref(), &self.config, &pos, &handover));
+        let steps = share.steps.clone();
+        let last = steps.last().copied().unwrap_or(crate::movegen::Move { position: pos, play: Default::default(), head_used: 0 });
+        let numbers: Vec<u8> = handover.iter().take(steps.len()).map(|&(d, _)| d).collect();
+        let part = crate::cascade::CascadePart { position: share.position, steps, numbers, handover: Vec::new() };
+        Ok(PyMove::with_cascade(crate::movegen::Move { position: share.position, ..last }, Some(Arc::new(part))))
     }
 
     /// The cube decision of the player on roll of `position`, before its

@@ -6,7 +6,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList, PyString};
 
-use super::{rules_dict, rules_from_kwargs, value_error, PyMove, PyPosition};
+use super::{opt_whole_arg, rules_dict, rules_from_kwargs, value_error, whole_arg, whole_pair, PyMove, PyPosition};
 use crate::dice::Dice;
 use crate::formats::{self, Snapshot};
 use crate::game::matches::Match;
@@ -29,8 +29,8 @@ fn cube_rules(cube: bool, beaver: bool, jacoby: bool, max_cube: u32) -> PyResult
     Ok(CubeRules { enabled: cube, beaver, jacoby, max_value: max_cube })
 }
 
-fn dice_arg(dice: Option<(i64, i64)>) -> PyResult<Option<[u8; 2]>> {
-    match dice {
+fn dice_arg(dice: Option<&Bound<'_, PyAny>>) -> PyResult<Option<[u8; 2]>> {
+    match dice.filter(|d| !d.is_none()).map(|d| whole_pair::<i64>(d, "dice")).transpose()? {
         None => Ok(None),
         Some((a, b)) => Ok(Some([
             crate::movegen::check_die(a).map_err(value_error)?,
@@ -101,7 +101,7 @@ fn play_any(game: &mut Game, mv: &Bound<'_, PyAny>) -> PyResult<()> {
         let text: String = mv.extract()?;
         game.play_text(&text).map_err(value_error)
     } else if mv.is_instance_of::<PyInt>() {
-        let i: i64 = mv.extract()?;
+        let i: i64 = whole_arg(mv, "move index")?;
         if i < 0 {
             return Err(PyValueError::new_err(format!("move index {i} is negative")));
         }
@@ -153,20 +153,25 @@ pub struct PyGame {
 impl PyGame {
     #[new]
     #[pyo3(signature = (variant = "backgammon", *, seed = None, cube = true, beaver = false, jacoby = false,
-                        max_cube = 64, match_length = 0, score = (0, 0), crawford = false, **rules))]
+                        max_cube = None, match_length = None, score = None, crawford = false, **rules),
+           text_signature = "(variant='backgammon', *, seed=None, cube=True, beaver=False, jacoby=False, max_cube=64, match_length=0, score=(0, 0), crawford=False, **rules)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         variant: &str,
-        seed: Option<u64>,
+        seed: Option<&Bound<'_, PyAny>>,
         cube: bool,
         beaver: bool,
         jacoby: bool,
-        max_cube: u32,
-        match_length: u32,
-        score: (u32, u32),
+        max_cube: Option<&Bound<'_, PyAny>>,
+        match_length: Option<&Bound<'_, PyAny>>,
+        score: Option<&Bound<'_, PyAny>>,
         crawford: bool,
         rules: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let seed: Option<u64> = opt_whole_arg(seed, "seed")?;
+        let max_cube: u32 = opt_whole_arg(max_cube, "max_cube")?.unwrap_or(64);
+        let match_length: u32 = opt_whole_arg(match_length, "match_length")?.unwrap_or(0);
+        let score: (u32, u32) = score.filter(|s| !s.is_none()).map(|s| whole_pair(s, "score")).transpose()?.unwrap_or((0, 0));
         let rules = rules_from_kwargs(variant, rules)?;
         let stakes = Stakes { match_length, score: [score.0, score.1], crawford_game: crawford };
         let game = Game::new(rules, cube_rules(cube, beaver, jacoby, max_cube)?, stakes, seed_or_random(seed))
@@ -179,8 +184,17 @@ impl PyGame {
     /// has had (gul bara cascades only after the first three); `starter` is
     /// who started (needed only for `last_roll_draw`).
     #[staticmethod]
-    #[pyo3(signature = (text, *, rolls = 10, starter = None, seed = None))]
-    fn from_position(text: &str, rolls: u32, starter: Option<usize>, seed: Option<u64>) -> PyResult<Self> {
+    #[pyo3(signature = (text, *, rolls = None, starter = None, seed = None),
+           text_signature = "(text, *, rolls=10, starter=None, seed=None)")]
+    fn from_position(
+        text: &str,
+        rolls: Option<&Bound<'_, PyAny>>,
+        starter: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let rolls: u32 = opt_whole_arg(rolls, "rolls")?.unwrap_or(10);
+        let starter: Option<usize> = opt_whole_arg(starter, "starter")?;
+        let seed: Option<u64> = opt_whole_arg(seed, "seed")?;
         let s = formats::parse_any(text).map_err(value_error)?;
         Game::from_snapshot(&s, rolls, starter, seed_or_random(seed)).map(|inner| PyGame { inner }).map_err(value_error)
     }
@@ -235,11 +249,12 @@ impl PyGame {
         PyPosition { inner: *self.inner.position() }
     }
     /// The position seen from `player`.
-    fn position_for(&self, player: usize) -> PyResult<PyPosition> {
-        if player > 1 {
+    fn position_for(&self, player: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
+        let player: i64 = whole_arg(player, "player")?;
+        if !(0..=1).contains(&player) {
             return Err(PyValueError::new_err(format!("player {player} does not exist: players are 0 and 1")));
         }
-        Ok(PyPosition { inner: self.inner.position_for(player) })
+        Ok(PyPosition { inner: self.inner.position_for(player as usize) })
     }
     /// The dice being played, or None before the roll.
     #[getter]
@@ -317,7 +332,7 @@ impl PyGame {
     /// One roll-off attempt (dice[p] is player p's die); returns the starter,
     /// or None when the dice were equal.
     #[pyo3(signature = (dice = None))]
-    fn roll_off(&mut self, dice: Option<(i64, i64)>) -> PyResult<Option<usize>> {
+    fn roll_off(&mut self, dice: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
         self.inner.roll_off(dice_arg(dice)?).map_err(value_error)
     }
     /// Rolls off until someone starts; returns the starter.
@@ -325,12 +340,13 @@ impl PyGame {
         self.inner.decide_starter().map_err(value_error)
     }
     /// Starts without a roll-off, `starter` to roll first.
-    fn begin(&mut self, starter: usize) -> PyResult<()> {
+    fn begin(&mut self, starter: &Bound<'_, PyAny>) -> PyResult<()> {
+        let starter: usize = whole_arg(starter, "starter")?;
         self.inner.begin_with(starter).map_err(value_error)
     }
     /// Rolls for the player on turn (seeded dice unless given); returns the dice.
     #[pyo3(signature = (dice = None))]
-    fn roll(&mut self, dice: Option<(i64, i64)>) -> PyResult<(u8, u8)> {
+    fn roll(&mut self, dice: Option<&Bound<'_, PyAny>>) -> PyResult<(u8, u8)> {
         let d = self.inner.roll(dice_arg(dice)?).map_err(value_error)?;
         Ok((d[0], d[1]))
     }
@@ -363,7 +379,8 @@ impl PyGame {
     }
     /// Plays the rest of the game between trivial players ("random" or "greedy").
     #[pyo3(signature = (players = ("random".to_string(), "random".to_string()), seed = None))]
-    fn play_out<'py>(&mut self, py: Python<'py>, players: (String, String), seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
+    fn play_out<'py>(&mut self, py: Python<'py>, players: (String, String), seed: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyDict>> {
+        let seed: Option<u64> = opt_whole_arg(seed, "seed")?;
         let strategies = strategies(players)?;
         let mut picks = Dice::new(seed_or_random(seed));
         let r = play_out(&mut self.inner, strategies, &mut picks).map_err(value_error)?;
@@ -371,7 +388,8 @@ impl PyGame {
     }
     /// The index of the move a trivial player ("random" or "greedy") would pick.
     #[pyo3(signature = (player = "greedy", seed = None))]
-    fn suggest(&self, player: &str, seed: Option<u64>) -> PyResult<usize> {
+    fn suggest(&self, player: &str, seed: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+        let seed: Option<u64> = opt_whole_arg(seed, "seed")?;
         if self.inner.legal_moves().is_empty() {
             return Err(PyValueError::new_err("there is no move to choose now"));
         }
@@ -422,20 +440,25 @@ pub struct PyMatch {
 #[pymethods]
 impl PyMatch {
     #[new]
-    #[pyo3(signature = (variant = "backgammon", length = 5, *, crawford = true, seed = None, cube = true,
-                        max_cube = 64, score = (0, 0), crawford_game = false, **rules))]
+    #[pyo3(signature = (variant = "backgammon", length = None, *, crawford = true, seed = None, cube = true,
+                        max_cube = None, score = None, crawford_game = false, **rules),
+           text_signature = "(variant='backgammon', length=5, *, crawford=True, seed=None, cube=True, max_cube=64, score=(0, 0), crawford_game=False, **rules)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         variant: &str,
-        length: u32,
+        length: Option<&Bound<'_, PyAny>>,
         crawford: bool,
-        seed: Option<u64>,
+        seed: Option<&Bound<'_, PyAny>>,
         cube: bool,
-        max_cube: u32,
-        score: (u32, u32),
+        max_cube: Option<&Bound<'_, PyAny>>,
+        score: Option<&Bound<'_, PyAny>>,
         crawford_game: bool,
         rules: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let length: u32 = opt_whole_arg(length, "length")?.unwrap_or(5);
+        let seed: Option<u64> = opt_whole_arg(seed, "seed")?;
+        let max_cube: u32 = opt_whole_arg(max_cube, "max_cube")?.unwrap_or(64);
+        let score: (u32, u32) = score.filter(|s| !s.is_none()).map(|s| whole_pair(s, "score")).transpose()?.unwrap_or((0, 0));
         let rules = rules_from_kwargs(variant, rules)?;
         let m = Match::with_score(
             rules,
@@ -495,14 +518,14 @@ impl PyMatch {
         self.inner.next_game().map_err(value_error)
     }
     #[pyo3(signature = (dice = None))]
-    fn roll_off(&mut self, dice: Option<(i64, i64)>) -> PyResult<Option<usize>> {
+    fn roll_off(&mut self, dice: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
         self.inner.game_mut().roll_off(dice_arg(dice)?).map_err(value_error)
     }
     fn decide_starter(&mut self) -> PyResult<usize> {
         self.inner.game_mut().decide_starter().map_err(value_error)
     }
     #[pyo3(signature = (dice = None))]
-    fn roll(&mut self, dice: Option<(i64, i64)>) -> PyResult<(u8, u8)> {
+    fn roll(&mut self, dice: Option<&Bound<'_, PyAny>>) -> PyResult<(u8, u8)> {
         let d = self.inner.game_mut().roll(dice_arg(dice)?).map_err(value_error)?;
         Ok((d[0], d[1]))
     }
@@ -519,7 +542,12 @@ impl PyMatch {
         entry_status(self.inner.game(), text)
     }
     fn suggest(&self, player: &str) -> PyResult<usize> {
-        PyGame { inner: self.inner.game().clone() }.suggest(player, Some(0))
+        let moves = self.inner.game().legal_moves();
+        if moves.is_empty() {
+            return Err(PyValueError::new_err("there is no move to choose now"));
+        }
+        let s = Strategy::parse(player).map_err(value_error)?;
+        Ok(s.choose(moves, &mut Dice::new(0)))
     }
     fn take(&mut self) -> PyResult<()> {
         self.inner.game_mut().take().map_err(value_error)
@@ -531,7 +559,8 @@ impl PyMatch {
     }
     /// Plays the rest of the current game between trivial players.
     #[pyo3(signature = (players = ("random".to_string(), "random".to_string()), seed = None))]
-    fn play_out<'py>(&mut self, py: Python<'py>, players: (String, String), seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
+    fn play_out<'py>(&mut self, py: Python<'py>, players: (String, String), seed: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyDict>> {
+        let seed: Option<u64> = opt_whole_arg(seed, "seed")?;
         let strategies = strategies(players)?;
         let variant = self.inner.rules().variant;
         let mut picks = Dice::new(seed_or_random(seed));
@@ -574,19 +603,25 @@ fn _parse_position<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDi
 fn _write_position(
     form: &str,
     position: &PyPosition,
-    turn: usize,
-    dice: Option<(i64, i64)>,
-    cube_value: u32,
-    cube_owner: Option<usize>,
-    match_length: u32,
-    score: (u32, u32),
+    turn: &Bound<'_, PyAny>,
+    dice: Option<&Bound<'_, PyAny>>,
+    cube_value: &Bound<'_, PyAny>,
+    cube_owner: Option<&Bound<'_, PyAny>>,
+    match_length: &Bound<'_, PyAny>,
+    score: &Bound<'_, PyAny>,
     crawford: bool,
     double_offered: bool,
     jacoby: bool,
     beaver: bool,
-    max_cube: u32,
+    max_cube: &Bound<'_, PyAny>,
     names: (String, String),
 ) -> PyResult<String> {
+    let turn: usize = whole_arg(turn, "turn")?;
+    let cube_value: u32 = whole_arg(cube_value, "cube_value")?;
+    let cube_owner: Option<usize> = opt_whole_arg(cube_owner, "cube_owner")?;
+    let match_length: u32 = whole_arg(match_length, "match_length")?;
+    let score: (u32, u32) = whole_pair(score, "score")?;
+    let max_cube: u32 = whole_arg(max_cube, "max_cube")?;
     let s = Snapshot {
         position: position.inner,
         turn,
@@ -611,16 +646,23 @@ fn _write_position(
 
 /// Plays `games` money games between trivial players; returns the tallies.
 #[pyfunction]
-#[pyo3(signature = (variant, games, *, seed = 0, players = ("random".to_string(), "random".to_string()), threads = 1, **rules))]
+#[pyo3(signature = (variant, games, *, seed = None, players = ("random".to_string(), "random".to_string()), threads = None, **rules),
+       text_signature = "(variant, games, *, seed=0, players=('random', 'random'), threads=1, **rules)")]
 fn simulate_games<'py>(
     py: Python<'py>,
     variant: &str,
-    games: u64,
-    seed: u64,
+    games: &Bound<'py, PyAny>,
+    seed: Option<&Bound<'py, PyAny>>,
     players: (String, String),
-    threads: usize,
+    threads: Option<&Bound<'py, PyAny>>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let games: u64 = whole_arg(games, "games")?;
+    let seed: u64 = opt_whole_arg(seed, "seed")?.unwrap_or(0);
+    let threads: usize = opt_whole_arg(threads, "threads")?.unwrap_or(1);
+    if threads > 1024 {
+        return Err(PyValueError::new_err(format!("threads must be 0 to 1024, not {threads}")));
+    }
     let rules = rules_from_kwargs(variant, rules)?;
     let strategies = strategies(players)?;
     let threads = threads.max(1);

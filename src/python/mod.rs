@@ -33,8 +33,11 @@ pub(crate) fn rules_from_kwargs(variant: &str, kwargs: Option<&Bound<'_, PyDict>
     if let Some(kwargs) = kwargs {
         for (key, value) in kwargs.iter() {
             let name: String = key.extract()?;
-            let value = option_value(&name, &value)?;
-            rules.set(&name, &value).map_err(value_error)?;
+            let option = option_value(&name, &value)?;
+            rules.set(&name, &option).map_err(|e| {
+                // The core names a wrong value in its Debug form (`Str("yes")`): show it as Python writes it.
+                PyValueError::new_err(e.to_string().replace(&format!("{option:?}"), &repr_of(&value)))
+            })?;
         }
     }
     Ok(rules)
@@ -103,6 +106,59 @@ fn whole_number(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
     obj.extract::<i64>().map_err(|_| {
         PyValueError::new_err(format!("{what} is {}: out of range", obj.repr().map(|r| r.to_string()).unwrap_or_default()))
     })
+}
+
+/// The integer types of arguments, with their ranges (for the messages).
+pub(crate) trait WholeArg: Sized + TryFrom<i128> {
+    const LOW: i128;
+    const HIGH: i128;
+}
+
+macro_rules! whole_arg_types {
+    ($($t:ty),*) => {
+        $(impl WholeArg for $t {
+            const LOW: i128 = <$t>::MIN as i128;
+            const HIGH: i128 = <$t>::MAX as i128;
+        })*
+    };
+}
+whole_arg_types!(u8, u32, u64, usize, i64);
+
+fn repr_of(obj: &Bound<'_, PyAny>) -> String {
+    obj.repr().map(|r| r.to_string()).unwrap_or_default()
+}
+
+/// An integer argument: anything but a whole number in `T`'s range (a bool, a float, a string, a
+/// negative number for an unsigned one, one too large) is a ValueError naming the argument, where
+/// PyO3 alone would raise OverflowError or TypeError without saying which argument.
+pub(crate) fn whole_arg<T: WholeArg>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
+    if obj.is_instance_of::<PyBool>() || !obj.hasattr("__index__")? {
+        return Err(PyValueError::new_err(format!("{what} must be a whole number, not {}", repr_of(obj))));
+    }
+    obj.extract::<i128>().ok().and_then(|n| T::try_from(n).ok()).ok_or_else(|| {
+        PyValueError::new_err(format!("{what} must be a whole number from {} to {}, not {}", T::LOW, T::HIGH, repr_of(obj)))
+    })
+}
+
+/// `whole_arg` of an optional argument (None stays None).
+pub(crate) fn opt_whole_arg<T: WholeArg>(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<T>> {
+    match obj {
+        Some(o) if !o.is_none() => whole_arg(o, what).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// A pair of whole numbers (a tuple or list of two: dice, a score), each checked as `whole_arg`.
+pub(crate) fn whole_pair<T: WholeArg>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<(T, T)> {
+    let bad = || PyValueError::new_err(format!("{what} must be a pair of whole numbers, not {}", repr_of(obj)));
+    if obj.is_instance_of::<PyString>() {
+        return Err(bad());
+    }
+    let items: Vec<Bound<'_, PyAny>> = obj.try_iter().map_err(|_| bad())?.take(3).collect::<PyResult<_>>()?;
+    if items.len() != 2 {
+        return Err(bad());
+    }
+    Ok((whole_arg(&items[0], &format!("{what}[0]"))?, whole_arg(&items[1], &format!("{what}[1]"))?))
 }
 
 /// A position, seen from the player on roll.
@@ -275,11 +331,35 @@ fn _position_from_state(variant: &str, mine: Vec<i64>, theirs: Vec<i64>, rules: 
 #[derive(Clone, PartialEq)]
 pub struct PyMove {
     pub(crate) inner: Move,
+    /// A whole gul bara cascade part (the engine's hints): every step and
+    /// what passes to the opponent; `inner` is then its last step, with the
+    /// position after the whole part.
+    pub(crate) cascade: Option<std::sync::Arc<crate::cascade::CascadePart>>,
 }
 
 impl From<Move> for PyMove {
     fn from(inner: Move) -> Self {
-        PyMove { inner }
+        PyMove { inner, cascade: None }
+    }
+}
+
+impl PyMove {
+    pub(crate) fn with_cascade(inner: Move, cascade: Option<std::sync::Arc<crate::cascade::CascadePart>>) -> Self {
+        PyMove { inner, cascade }
+    }
+
+    fn all_steps(&self) -> Vec<crate::movegen::Step> {
+        match &self.cascade {
+            Some(part) => part.all_steps(),
+            None => self.inner.play.steps().to_vec(),
+        }
+    }
+
+    fn text(&self) -> String {
+        match &self.cascade {
+            Some(part) => part.notation(),
+            None => format_play(&self.inner.play),
+        }
     }
 }
 
@@ -292,21 +372,40 @@ impl PyMove {
     }
 
     /// (from, to) per checker step, in play order; 25 is the bar, 0 is off.
+    /// For a whole cascade part, every step of every number.
     #[getter]
     fn steps(&self) -> Vec<(u8, u8)> {
-        self.inner.play.steps().iter().map(|s| (s.from, s.to)).collect()
+        self.all_steps().iter().map(|s| (s.from, s.to)).collect()
     }
 
     /// Whether each step hit a blot.
     #[getter]
     fn hits(&self) -> Vec<bool> {
-        self.inner.play.steps().iter().map(|s| s.hit).collect()
+        self.all_steps().iter().map(|s| s.hit).collect()
     }
 
-    /// Checker steps played (dice used, or moves of a cascade number).
+    /// Checker steps played (dice used, or moves of a cascade number; all
+    /// of them for a whole cascade part).
     #[getter]
     fn moves_played(&self) -> usize {
-        self.inner.moves_played()
+        self.all_steps().len()
+    }
+
+    /// A whole gul bara cascade part: the `(die, moves)` passed to the
+    /// opponent, in the order it plays them (`[]` when none, and for any
+    /// other move).
+    #[getter]
+    fn handover(&self) -> Vec<(u8, u8)> {
+        self.cascade.as_ref().map_or_else(Vec::new, |p| p.handover.clone())
+    }
+
+    /// A whole gul bara cascade part: each number's step as a Move, with
+    /// the number (`[]` for any other move).
+    #[getter]
+    fn cascade_steps(&self) -> Vec<(u8, PyMove)> {
+        self.cascade
+            .as_ref()
+            .map_or_else(Vec::new, |p| p.numbers.iter().zip(&p.steps).map(|(&n, &m)| (n, PyMove::from(m))).collect())
     }
 
     /// Head checkers used in this turn (for a cascade step: in the cascade so far).
@@ -317,34 +416,35 @@ impl PyMove {
 
     #[getter]
     fn notation(&self) -> String {
-        format_play(&self.inner.play)
+        self.text()
     }
 
     fn is_pass(&self) -> bool {
-        self.inner.play.is_empty()
+        self.all_steps().is_empty()
     }
 
     fn __str__(&self) -> String {
-        format_play(&self.inner.play)
+        self.text()
     }
 
     fn __repr__(&self) -> String {
-        format!("<Move {}>", format_play(&self.inner.play))
+        format!("<Move {}>", self.text())
     }
 }
 
 /// The results of many positions at once: an int8 array (N, 2, 25) of all
 /// results one position after another, and offsets (n + 1 of them).
 #[pyfunction]
-#[pyo3(signature = (variant, boards, dice, threads = 0, **rules))]
+#[pyo3(signature = (variant, boards, dice, threads = None, **rules))]
 fn _legal_positions_many<'py>(
     py: Python<'py>,
     variant: &str,
     boards: &[u8],
     dice: Vec<i64>,
-    threads: usize,
+    threads: Option<&Bound<'py, PyAny>>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<(Bound<'py, PyAny>, Vec<usize>)> {
+    let threads: usize = opt_whole_arg(threads, "threads")?.unwrap_or(0);
     let rules = rules_from_kwargs(variant, rules)?;
     let boards: Vec<i8> = boards.iter().map(|&b| b as i8).collect();
     let threads = crate::threads_or_all_cores(threads);
@@ -358,11 +458,16 @@ fn _legal_positions_many<'py>(
 /// Distinct positions after 1..=depth turns from the start, over all 21 rolls.
 #[pyfunction]
 #[pyo3(signature = (variant, depth, **rules))]
-fn perft(py: Python<'_>, variant: &str, depth: usize, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<usize>> {
+fn perft(py: Python<'_>, variant: &str, depth: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<usize>> {
+    let depth: i64 = whole_arg(depth, "perft depth")?;
     let rules = rules_from_kwargs(variant, rules)?;
+    if depth < 0 {
+        return Err(PyValueError::new_err(format!("perft depth {depth} is negative: give 0 to 4 turns")));
+    }
     if depth > 4 {
         return Err(PyValueError::new_err(format!("perft depth {depth} is too deep: at most 4 turns")));
     }
+    let depth = depth as usize;
     Ok(py.allow_threads(|| crate::perft::perft(rules, depth)))
 }
 

@@ -3,7 +3,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use super::{rules_from_kwargs, value_error};
+use super::{opt_whole_arg, rules_from_kwargs, value_error, whole_arg};
 use pyo3::exceptions::PyValueError;
 
 use crate::batch;
@@ -20,10 +20,12 @@ use crate::variant::{Rules, Variant};
 fn td_new_network<'py>(
     py: Python<'py>,
     variant: &str,
-    hidden: usize,
-    seed: u64,
+    hidden: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    let hidden: usize = whole_arg(hidden, "hidden")?;
+    let seed: u64 = whole_arg(seed, "seed")?;
     let rules = rules_from_kwargs(variant, rules)?;
     let trainer = TdTrainer::new(rules, hidden.clamp(1, 1024), seed, 0.1);
     Ok(PyBytes::new(py, &trainer.net.to_bytes()))
@@ -37,12 +39,14 @@ fn td_train<'py>(
     py: Python<'py>,
     network: &[u8],
     variant: &str,
-    games: usize,
-    seed: u64,
+    games: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
     rate: f32,
     trace_decay: f32,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<(Bound<'py, PyBytes>, usize, usize, usize)> {
+    let games: usize = whole_arg(games, "games")?;
+    let seed: u64 = whole_arg(seed, "seed")?;
     let rules = rules_from_kwargs(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     if !(0.0..1.0).contains(&trace_decay) {
@@ -64,10 +68,12 @@ fn td_score_vs_random(
     py: Python<'_>,
     network: &[u8],
     variant: &str,
-    games: usize,
-    seed: u64,
+    games: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<f64> {
+    let games: usize = whole_arg(games, "games")?;
+    let seed: u64 = whole_arg(seed, "seed")?;
     let rules = rules_from_kwargs(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     Ok(py.allow_threads(move || score_against_random(&net, rules, games, seed)))
@@ -76,14 +82,18 @@ fn td_score_vs_random(
 /// Rolls a position out with the shipped networks of its variant playing both
 /// sides at 0-ply; a dict of the mean probabilities, equity and its standard error.
 #[pyfunction]
-#[pyo3(signature = (position, trials = 1296, seed = 0, threads = 0))]
+#[pyo3(signature = (position, trials = None, seed = None, threads = None),
+       text_signature = "(position, trials=1296, seed=0, threads=0)")]
 fn rollout<'py>(
     py: Python<'py>,
     position: &super::PyPosition,
-    trials: usize,
-    seed: u64,
-    threads: usize,
+    trials: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let trials: usize = opt_whole_arg(trials, "trials")?.unwrap_or(1296);
+    let seed: u64 = opt_whole_arg(seed, "seed")?.unwrap_or(0);
+    let threads: usize = opt_whole_arg(threads, "threads")?.unwrap_or(0);
     if trials == 0 || trials > 10_000_000 {
         return Err(pyo3::exceptions::PyValueError::new_err(format!("trials must be 1 to 10,000,000, not {trials}")));
     }
@@ -104,14 +114,16 @@ fn rollout<'py>(
 
 /// Positions from self-play of the shipped network of a variant.
 #[pyfunction]
-#[pyo3(signature = (variant, count, seed = 0, **rules))]
+#[pyo3(signature = (variant, count, seed = None, **rules), text_signature = "(variant, count, seed=0, **rules)")]
 fn selfplay_positions(
     py: Python<'_>,
     variant: &str,
-    count: usize,
-    seed: u64,
+    count: &Bound<'_, PyAny>,
+    seed: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<super::PyPosition>> {
+    let count: usize = whole_arg(count, "count")?;
+    let seed: u64 = opt_whole_arg(seed, "seed")?.unwrap_or(0);
     let rules = rules_from_kwargs(variant, rules)?;
     let net = crate::nn::shipped::network(rules.variant);
     let positions = py.allow_threads(|| crate::nn::td::selfplay_positions(net, rules, count, seed));
@@ -175,10 +187,12 @@ fn nn_selfplay_flat<'py>(
     py: Python<'py>,
     network: &[u8],
     variant: &str,
-    count: usize,
-    seed: u64,
+    count: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    let count: usize = whole_arg(count, "count")?;
+    let seed: u64 = whole_arg(seed, "seed")?;
     let rules = rules_from_kwargs(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     let flat = py.allow_threads(|| {
@@ -195,18 +209,21 @@ fn nn_selfplay_flat<'py>(
 /// (and `race`, a race network judging every pure race, where given):
 /// float32 bytes, five probabilities per position.
 #[pyfunction]
-#[pyo3(signature = (network, variant, boards, ply, threads = 0, race = None, **rules))]
+#[pyo3(signature = (network, variant, boards, ply, threads = None, race = None, **rules),
+       text_signature = "(network, variant, boards, ply, threads=0, race=None, **rules)")]
 #[allow(clippy::too_many_arguments)]
 fn nn_label<'py>(
     py: Python<'py>,
     network: &[u8],
     variant: &str,
     boards: &[u8],
-    ply: u8,
-    threads: usize,
+    ply: &Bound<'py, PyAny>,
+    threads: Option<&Bound<'py, PyAny>>,
     race: Option<&[u8]>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    let ply: u8 = whole_arg(ply, "ply")?;
+    let threads: usize = opt_whole_arg(threads, "threads")?.unwrap_or(0);
     if ply > 3 {
         return Err(PyValueError::new_err(format!("labels search at most 3 plies, not {ply}")));
     }
@@ -224,18 +241,22 @@ fn nn_label<'py>(
 /// position over `trials` rollouts by the network at 0-ply, each trial stopped
 /// at the exact bear-off tables.
 #[pyfunction]
-#[pyo3(signature = (network, variant, boards, trials, seed, threads = 0, **rules))]
+#[pyo3(signature = (network, variant, boards, trials, seed, threads = None, **rules),
+       text_signature = "(network, variant, boards, trials, seed, threads=0, **rules)")]
 #[allow(clippy::too_many_arguments)]
 fn nn_rollout_labels<'py>(
     py: Python<'py>,
     network: &[u8],
     variant: &str,
     boards: &[u8],
-    trials: usize,
-    seed: u64,
-    threads: usize,
+    trials: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    threads: Option<&Bound<'py, PyAny>>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    let trials: usize = whole_arg(trials, "trials")?;
+    let seed: u64 = whole_arg(seed, "seed")?;
+    let threads: usize = opt_whole_arg(threads, "threads")?.unwrap_or(0);
     if trials == 0 || trials > 1_000_000 {
         return Err(PyValueError::new_err(format!("trials must be 1 to 1,000,000, not {trials}")));
     }
@@ -259,12 +280,14 @@ fn nn_train_supervised<'py>(
     variant: &str,
     boards: &[u8],
     targets: &[u8],
-    epochs: usize,
+    epochs: &Bound<'py, PyAny>,
     rate: f32,
     rate_end: f32,
-    seed: u64,
+    seed: &Bound<'py, PyAny>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<(Bound<'py, PyBytes>, Vec<f64>)> {
+    let epochs: usize = whole_arg(epochs, "epochs")?;
+    let seed: u64 = whole_arg(seed, "seed")?;
     let rules = rules_from_kwargs(variant, rules)?;
     let mut net = network_for(network, rules.variant)?;
     let positions = positions_from_flat(rules, boards)?;

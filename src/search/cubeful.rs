@@ -25,7 +25,8 @@
 //! from the tables and the cache.
 
 use super::{filtered, parallel, sort_by_equity, SearchConfig, Worker};
-use crate::bearoff::rolls;
+use crate::bearoff::rolls as all_rolls;
+use crate::cascade::LATE;
 use crate::cube::bearoff;
 use crate::cube::decision::CubeDecision;
 use crate::cube::efficiency::efficiency;
@@ -37,9 +38,11 @@ use crate::movegen::Move;
 use crate::position::Position;
 
 /// A root play judged with the cube.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct CubefulCandidate {
     pub play: Move,
+    /// A gul bara cascade: the mover's whole part (see [`super::Candidate`]).
+    pub cascade: Option<std::sync::Arc<crate::cascade::CascadePart>>,
     /// Cubeless probabilities after the play (the mover's view).
     pub evaluation: Evaluation,
     /// Cubeful equity normalized to the cube (match: from the MWC).
@@ -169,12 +172,14 @@ impl Worker<'_> {
     /// searched `plies` deep, and the cubeless evaluation found on the way.
     /// Below the root (`top` false) each state includes that player's
     /// option to double now.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn cubeful_values(
         &mut self,
         pos: &Position,
         states: &[Option<CubeState>],
         plies: u8,
         top: bool,
+        rolls: u32,
         met: &MatchEquityTable,
     ) -> (Evaluation, Vec<f64>) {
         let (e, _) = self.static_eval(pos);
@@ -186,8 +191,8 @@ impl Worker<'_> {
         let moves = branches(states, top);
         let mut sum = vec![0.0; moves.len()];
         let mut cubeless = Evaluation::default();
-        for (d1, d2, p) in rolls() {
-            let (ev, values) = self.best_cubeful_play(pos, d1, d2, &moves, plies - 1, met);
+        for (d1, d2, p) in all_rolls() {
+            let (ev, values) = self.best_cubeful_play(pos, d1, d2, &moves, plies - 1, rolls, met);
             cubeless.add_scaled(&ev, p as f32);
             for (s, v) in sum.iter_mut().zip(values) {
                 *s += p * v;
@@ -196,9 +201,12 @@ impl Worker<'_> {
         (cubeless, with_cube_choice(states, &sum, top, met))
     }
 
-    /// The mover's play of d1-d2, chosen under the first of `mine` (the
-    /// mover's cube states, its no-double branch first), and the mover's
-    /// values after it under each of them; `plies` is the depth left below.
+    /// The mover's play of d1-d2 (or part of a gul bara cascade), chosen
+    /// under the first of `mine` (the mover's cube states, its no-double
+    /// branch first), and the mover's values after it under each of them;
+    /// `plies` is the depth left below. After a cascade's handover the
+    /// opponent picks its share by its own value under its first state.
+    #[allow(clippy::too_many_arguments)]
     fn best_cubeful_play(
         &mut self,
         pos: &Position,
@@ -206,24 +214,32 @@ impl Worker<'_> {
         d2: u8,
         mine: &[Option<CubeState>],
         plies: u8,
+        rolls: u32,
         met: &MatchEquityTable,
     ) -> (Evaluation, Vec<f64>) {
         let money = mine.iter().flatten().next().is_none_or(|s| s.is_money());
         let theirs = flipped(mine);
-        let mut plays = Vec::with_capacity(32);
-        self.movegen.legal_moves(pos, d1, d2, &mut plays);
-        let afters: Vec<Position> = plays.iter().map(|m| m.position.flip()).collect();
-        let statics = self.static_evals(&afters);
+        let choices = self.roll_choices(pos, d1, d2, rolls, false);
+        let all: Vec<Position> = choices.iter().flat_map(|c| c.replies.iter().copied()).collect();
+        let statics = self.static_evals(&all);
         let to_mine = |values: Vec<f64>| -> Vec<f64> { values.into_iter().map(|v| other_side(v, money)).collect() };
-        // 0-ply: every play under all the states at once.
-        let mut scored: Vec<(Evaluation, Vec<f64>, Position)> = statics
-            .into_iter()
-            .zip(afters)
-            .map(|((e, _), after)| {
-                let values = self.leaf_values(&after, &e, &theirs, false, met);
-                (e.invert(), to_mine(values), after)
-            })
-            .collect();
+        // 0-ply: every reply under all the opponent's states; the opponent
+        // takes its best reply, the mover its best choice.
+        let mut at = 0;
+        let mut scored: Vec<(Evaluation, Vec<f64>, usize)> = Vec::with_capacity(choices.len());
+        for (k, choice) in choices.iter().enumerate() {
+            let mut best: Option<(Evaluation, Vec<f64>)> = None;
+            for reply in &choice.replies {
+                let e = statics[at].0;
+                at += 1;
+                let values = self.leaf_values(reply, &e, &theirs, false, met);
+                if best.as_ref().is_none_or(|b| values[0] > b.1[0]) {
+                    best = Some((e, values));
+                }
+            }
+            let (e, values) = best.expect("a choice has a reply");
+            scored.push((e.invert(), to_mine(values), k));
+        }
         sort_by_equity(&mut scored, |s| s.1[0] as f32);
         if plies == 0 {
             let (e, values, _) = scored.swap_remove(0);
@@ -231,8 +247,16 @@ impl Worker<'_> {
         }
         let kept = filtered(&scored, self.config.inner_filter, |s| s.1[0] as f32);
         let mut best: Option<(Evaluation, Vec<f64>)> = None;
-        for (_, _, after) in &scored[..kept] {
-            let (e, values) = self.cubeful_values(after, &theirs, plies, false, met);
+        for &(_, _, k) in &scored[..kept] {
+            // The opponent's choice among its share's results, searched.
+            let mut theirs_best: Option<(Evaluation, Vec<f64>)> = None;
+            for reply in &choices[k].replies {
+                let (e, values) = self.cubeful_values(reply, &theirs, plies, false, rolls + 1, met);
+                if theirs_best.as_ref().is_none_or(|b| values[0] > b.1[0]) {
+                    theirs_best = Some((e, values));
+                }
+            }
+            let (e, values) = theirs_best.expect("a choice has a reply");
             let values = to_mine(values);
             if best.as_ref().is_none_or(|b| values[0] > b.1[0]) {
                 best = Some((e.invert(), values));
@@ -251,8 +275,21 @@ pub fn cube_decision(
     pos: &Position,
     state: &CubeState,
 ) -> CubeAnalysis {
+    cube_decision_at(evaluator, config, met, pos, state, LATE)
+}
+
+/// [`cube_decision`] with `rolls` rolls of the game already made (gul bara:
+/// whether doubles cascade).
+pub fn cube_decision_at(
+    evaluator: &dyn Evaluator,
+    config: &SearchConfig,
+    met: &MatchEquityTable,
+    pos: &Position,
+    state: &CubeState,
+    rolls: u32,
+) -> CubeAnalysis {
     let states = [Some(*state), Some(state.doubled())];
-    let (evaluation, values, nodes) = root_values(evaluator, config, met, pos, &states);
+    let (evaluation, values, nodes) = root_values(evaluator, config, met, pos, &states, rolls);
     let decision = decision_from_values(state, met, values[0], values[1], evaluation.win_gammon > 0.0);
     CubeAnalysis { decision, evaluation, nodes }
 }
@@ -345,17 +382,18 @@ fn root_values(
     met: &MatchEquityTable,
     pos: &Position,
     states: &[Option<CubeState>],
+    rolls: u32,
 ) -> (Evaluation, Vec<f64>, u64) {
     let mut root = Worker::new(evaluator, config);
     if config.ply == 0 || pos.is_game_over() {
-        let (e, values) = root.cubeful_values(pos, states, 0, true, met);
+        let (e, values) = root.cubeful_values(pos, states, 0, true, rolls, met);
         return (e, values, root.nodes);
     }
     root.static_eval(pos);
     let moves = branches(states, true);
-    let all = rolls();
+    let all = all_rolls();
     let (per_roll, nodes) = parallel(evaluator, config, all.len(), |w, k| {
-        w.best_cubeful_play(pos, all[k].0, all[k].1, &moves, config.ply - 1, met)
+        w.best_cubeful_play(pos, all[k].0, all[k].1, &moves, config.ply - 1, rolls, met)
     });
     let mut cubeless = Evaluation::default();
     let mut sum = vec![0.0; moves.len()];
@@ -369,7 +407,8 @@ fn root_values(
 }
 
 /// Every play of d1-d2 judged with the cube: all at 0-ply, the root
-/// filter's best at `config.ply`; best first by cubeful equity.
+/// filter's best at `config.ply`; best first by cubeful equity. Past the
+/// game's first rolls (gul bara doubles cascade).
 pub fn analyze_cubeful(
     evaluator: &dyn Evaluator,
     config: &SearchConfig,
@@ -379,42 +418,74 @@ pub fn analyze_cubeful(
     d2: u8,
     state: &CubeState,
 ) -> CubefulResult {
+    analyze_cubeful_at(evaluator, config, met, pos, d1, d2, state, LATE)
+}
+
+/// [`analyze_cubeful`] with `rolls` rolls of the game already made: a gul
+/// bara cascade gives one candidate per result of the mover's part, judged
+/// with the opponent's best play of its share.
+#[allow(clippy::too_many_arguments)]
+pub fn analyze_cubeful_at(
+    evaluator: &dyn Evaluator,
+    config: &SearchConfig,
+    met: &MatchEquityTable,
+    pos: &Position,
+    d1: u8,
+    d2: u8,
+    state: &CubeState,
+    rolls: u32,
+) -> CubefulResult {
     let money = state.is_money();
     // After my play the opponent is on roll with my cube seen from its side.
     let theirs = [Some(state.flip())];
     let mut root = Worker::new(evaluator, config);
-    let mut plays = Vec::with_capacity(32);
-    root.movegen.legal_moves(pos, d1, d2, &mut plays);
-    let afters: Vec<Position> = plays.iter().map(|m| m.position.flip()).collect();
-    let statics = root.static_evals(&afters);
-    let candidate = |play: Move, e: Evaluation, their_value: f64, ply: u8| {
+    let mut choices = root.roll_choices(pos, d1, d2, rolls, true);
+    root.resolve_shares(&mut choices, super::root_share_keep(config));
+    let all: Vec<Position> = choices.iter().flat_map(|c| c.replies.iter().copied()).collect();
+    let statics = root.static_evals(&all);
+    let candidate = |k: usize, e: Evaluation, their_value: f64, ply: u8| {
         let mine = other_side(their_value, money);
         let (equity, mwc) = if money { (mine, None) } else { (janowski::mwc_to_equity(mine, state, met), Some(mine)) };
-        CubefulCandidate { play, evaluation: e, equity, mwc, ply }
+        CubefulCandidate { play: choices[k].play, cascade: choices[k].part.clone(), evaluation: e, equity, mwc, ply }
     };
-    let mut candidates: Vec<CubefulCandidate> = plays
-        .iter()
-        .zip(statics)
-        .zip(&afters)
-        .map(|((m, (e, _)), after)| {
-            let values = root.leaf_values(after, &e, &theirs, false, met);
-            candidate(*m, e.invert(), values[0], 0)
-        })
-        .collect();
-    sort_by_equity(&mut candidates, |c| c.equity as f32);
+    // The opponent's best reply (share result) for each choice, at 0-ply.
+    let mut at = 0;
+    let mut candidates: Vec<(CubefulCandidate, usize)> = Vec::with_capacity(choices.len());
+    for (k, choice) in choices.iter().enumerate() {
+        let mut best: Option<(Evaluation, f64)> = None;
+        for reply in &choice.replies {
+            let e = statics[at].0;
+            at += 1;
+            let v = root.leaf_values(reply, &e, &theirs, false, met)[0];
+            if best.is_none_or(|b| v > b.1) {
+                best = Some((e, v));
+            }
+        }
+        let (e, v) = best.expect("a choice has a reply");
+        candidates.push((candidate(k, e.invert(), v, 0), k));
+    }
+    sort_by_equity(&mut candidates, |c| c.0.equity as f32);
     let mut nodes = root.nodes;
     if config.ply > 0 && candidates.len() > 1 {
-        let kept = filtered(&candidates, config.root_filter, |c| c.equity as f32);
-        let (deep, n) = parallel(evaluator, config, kept, |w, k| {
-            w.cubeful_values(&candidates[k].play.position.flip(), &theirs, config.ply, false, met)
+        let kept = filtered(&candidates, config.root_filter, |c| c.0.equity as f32);
+        let (deep, n) = parallel(evaluator, config, kept, |w, j| {
+            let k = candidates[j].1;
+            let mut best: Option<(Evaluation, f64)> = None;
+            for reply in &choices[k].replies {
+                let (e, values) = w.cubeful_values(reply, &theirs, config.ply, false, rolls + 1, met);
+                if best.is_none_or(|b| values[0] > b.1) {
+                    best = Some((e, values[0]));
+                }
+            }
+            best.expect("a choice has a reply")
         });
         nodes += n;
-        for (c, (e, values)) in candidates.iter_mut().zip(deep) {
-            *c = candidate(c.play, e.invert(), values[0], config.ply);
+        for (c, (e, v)) in candidates.iter_mut().zip(deep) {
+            c.0 = candidate(c.1, e.invert(), v, config.ply);
         }
-        candidates[..kept].sort_by(|a, b| b.equity.total_cmp(&a.equity));
+        candidates[..kept].sort_by(|a, b| b.0.equity.total_cmp(&a.0.equity));
     }
-    CubefulResult { candidates, nodes }
+    CubefulResult { candidates: candidates.into_iter().map(|(c, _)| c).collect(), nodes }
 }
 
 #[cfg(test)]

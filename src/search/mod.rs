@@ -32,7 +32,10 @@ use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use crate::bearoff::rolls;
+use std::sync::Arc;
+
+use crate::bearoff::rolls as all_rolls;
+use crate::cascade::{cascades, pruned_parts, share_results, CascadePart};
 use crate::eval::{exact_evaluation, static_evaluation, Evaluation, Evaluator, Source};
 use crate::movegen::{Move, MoveGen};
 use crate::position::Position;
@@ -82,9 +85,13 @@ impl SearchConfig {
 }
 
 /// One play of the root with its evaluation (the mover's view, after the play).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Candidate {
+    /// The play; for a gul bara cascade its last step, with the position
+    /// after the mover's whole part (the part itself in `cascade`).
     pub play: Move,
+    /// A cascade: every step of the mover's part and what it hands over.
+    pub cascade: Option<Arc<CascadePart>>,
     pub evaluation: Evaluation,
     pub equity: f32,
     /// The ply it was judged at (plays cut by the root filter keep 0).
@@ -212,39 +219,167 @@ impl<'a> Worker<'a> {
         out
     }
 
-    /// The value of `pos` for the player on roll, searched `plies` deep.
-    fn value(&mut self, pos: &Position, plies: u8) -> Evaluation {
+    /// The value of `pos` for the player on roll, searched `plies` deep;
+    /// `rolls` rolls of the game are already made (gul bara: whether a
+    /// double cascades).
+    fn value(&mut self, pos: &Position, plies: u8, rolls: u32) -> Evaluation {
         let (e, exact) = self.static_eval(pos);
         if plies == 0 || exact {
             return e;
         }
         let mut sum = Evaluation::default();
-        for (d1, d2, p) in rolls() {
-            sum.add_scaled(&self.best_play_value(pos, d1, d2, plies - 1), p as f32);
+        for (d1, d2, p) in all_rolls() {
+            sum.add_scaled(&self.best_play_value(pos, d1, d2, plies - 1, rolls), p as f32);
         }
         sum
     }
 
+    /// What the mover may do with d1-d2: one choice per distinct play, or
+    /// per distinct result of its part of a gul bara cascade, each with the
+    /// positions where the opponent rolls next (from its side): one, or one
+    /// per result of the opponent's share of the cascade, its choice.
+    ///
+    /// `exact` (the root) lists every distinct part, each first with the
+    /// opponent's share left unplayed; [`Worker::resolve_shares`] then plays
+    /// the shares of the parts that matter. Inside the tree the parts and
+    /// the shares are pruned step by step to the inner filter's width, each
+    /// state judged at 0-ply as if the turn ended there.
+    fn roll_choices(&mut self, pos: &Position, d1: u8, d2: u8, rolls: u32, exact: bool) -> Vec<RollChoice> {
+        if !cascades(pos.rules(), rolls, d1, d2) {
+            let mut plays = Vec::with_capacity(32);
+            self.movegen.legal_moves(pos, d1, d2, &mut plays);
+            return plays.into_iter().map(|m| RollChoice { play: m, part: None, replies: vec![m.position.flip()], resolved: true }).collect();
+        }
+        let mut movegen = std::mem::replace(&mut self.movegen, MoveGen::new());
+        let keep = self.config.inner_filter.keep.max(2);
+        // The root lists every part, unless a number's states run past
+        // EXACT_STATES (early in a game, with most checkers still together):
+        // then the best of them by 0-ply go on, so a hint stays quick.
+        let width = if exact { EXACT_STATES } else { keep };
+        let parts = {
+            let mut score = |positions: &[Position]| self.mover_scores(positions);
+            pruned_parts(&mut movegen, pos, d1, width, &mut score)
+        };
+        let mut choices: Vec<RollChoice> = parts
+            .into_iter()
+            .map(|part| {
+                let last = *part.steps.last().expect("a part plays at least one step");
+                let resolved = part.finished() || part.handover.is_empty();
+                RollChoice { play: Move { position: part.position, ..last }, replies: vec![part.position.flip()], part: Some(Arc::new(part)), resolved }
+            })
+            .collect();
+        if !exact {
+            for c in &mut choices {
+                if !c.resolved {
+                    let part = c.part.clone().expect("a cascade part");
+                    let mut score = |positions: &[Position]| self.mover_scores(positions);
+                    let shares = crate::cascade::pruned_shares(&mut movegen, &part.position.flip(), &part.handover, keep, &mut score);
+                    c.replies = shares.into_iter().map(|s| s.position).collect();
+                    c.resolved = true;
+                }
+            }
+        }
+        self.movegen = movegen;
+        choices
+    }
+
+    /// Each position's 0-ply equity for its mover as if its turn ended there.
+    fn mover_scores(&mut self, positions: &[Position]) -> Vec<f32> {
+        let flipped: Vec<Position> = positions.iter().map(|p| p.flip()).collect();
+        self.static_evals(&flipped).into_iter().map(|(e, _)| -e.equity()).collect()
+    }
+
+    /// Plays the opponent's shares of the best root parts: the choices are
+    /// valued with their shares unplayed, then the best `keep` of them (by
+    /// the current values) get every result of their share, and again until
+    /// the best `keep` are all resolved. Returns the final 0-ply values.
+    fn resolve_shares(&mut self, choices: &mut [RollChoice], keep: usize) -> Vec<(Evaluation, Vec<Evaluation>)> {
+        let mut values = self.choice_values(choices);
+        loop {
+            let mut order: Vec<usize> = (0..choices.len()).collect();
+            order.sort_by(|&a, &b| values[b].0.equity().total_cmp(&values[a].0.equity()));
+            let open: Vec<usize> = order.into_iter().take(keep).filter(|&k| !choices[k].resolved).collect();
+            if open.is_empty() {
+                return values;
+            }
+            for k in open {
+                let part = choices[k].part.clone().expect("an unresolved choice is a cascade part");
+                choices[k].replies =
+                    share_results(&mut self.movegen, &part.position.flip(), &part.handover).into_iter().map(|s| s.position).collect();
+                choices[k].resolved = true;
+                values[k] = self.choice_values(std::slice::from_ref(&choices[k])).remove(0);
+            }
+        }
+    }
+
+    /// Every choice's value for the mover at 0-ply (the opponent picking its
+    /// best reply) and the replies' own 0-ply evaluations, batched.
+    fn choice_values(&mut self, choices: &[RollChoice]) -> Vec<(Evaluation, Vec<Evaluation>)> {
+        let all: Vec<Position> = choices.iter().flat_map(|c| c.replies.iter().copied()).collect();
+        let mut evaluations = self.static_evals(&all).into_iter().map(|(e, _)| e);
+        choices
+            .iter()
+            .map(|c| {
+                let theirs: Vec<Evaluation> = evaluations.by_ref().take(c.replies.len()).collect();
+                let best = theirs.iter().copied().max_by(|a, b| a.equity().total_cmp(&b.equity())).expect("a reply");
+                (best.invert(), theirs)
+            })
+            .collect()
+    }
+
+    /// The value of a choice for the mover when its replies are searched
+    /// `plies` deep: the opponent's best few by 0-ply (the inner filter),
+    /// searched, the opponent taking the best of them.
+    fn deep_choice_value(&mut self, choice: &RollChoice, theirs: &[Evaluation], plies: u8, rolls: u32) -> Evaluation {
+        let mut order: Vec<usize> = (0..choice.replies.len()).collect();
+        order.sort_by(|&a, &b| theirs[b].equity().total_cmp(&theirs[a].equity()));
+        let kept = filtered(&order, self.config.inner_filter, |&k| theirs[k].equity());
+        order[..kept]
+            .iter()
+            .map(|&k| self.value(&choice.replies[k], plies, rolls + 1))
+            .max_by(|a, b| a.equity().total_cmp(&b.equity()))
+            .expect("a reply")
+            .invert()
+    }
+
     /// The mover's evaluation after its best play of d1-d2, each play judged
     /// at `plies` (after a 0-ply filter when `plies` >= 1).
-    fn best_play_value(&mut self, pos: &Position, d1: u8, d2: u8, plies: u8) -> Evaluation {
-        let mut plays = Vec::with_capacity(32);
-        self.movegen.legal_moves(pos, d1, d2, &mut plays);
-        let afters: Vec<Position> = plays.iter().map(|m| m.position.flip()).collect();
-        let evaluations = self.static_evals(&afters);
-        let mut scored: Vec<(Evaluation, Position)> =
-            evaluations.into_iter().zip(afters).map(|((e, _), after)| (e.invert(), after)).collect();
+    fn best_play_value(&mut self, pos: &Position, d1: u8, d2: u8, plies: u8, rolls: u32) -> Evaluation {
+        let choices = self.roll_choices(pos, d1, d2, rolls, false);
+        let values = self.choice_values(&choices);
         if plies == 0 {
-            return scored.into_iter().map(|(e, _)| e).max_by(|a, b| a.equity().total_cmp(&b.equity())).unwrap();
+            return values.into_iter().map(|(e, _)| e).max_by(|a, b| a.equity().total_cmp(&b.equity())).unwrap();
         }
+        let mut scored: Vec<(Evaluation, usize)> = values.iter().enumerate().map(|(k, (e, _))| (*e, k)).collect();
         sort_by_equity(&mut scored, |s| s.0.equity());
         let kept = filtered(&scored, self.config.inner_filter, |s| s.0.equity());
         scored[..kept]
             .iter()
-            .map(|(_, after)| self.value(after, plies).invert())
+            .map(|&(_, k)| self.deep_choice_value(&choices[k], &values[k].1, plies, rolls))
             .max_by(|a, b| a.equity().total_cmp(&b.equity()))
             .unwrap()
     }
+}
+
+/// One thing the mover may do with a roll, and where the opponent then rolls.
+pub(crate) struct RollChoice {
+    pub play: Move,
+    pub part: Option<Arc<CascadePart>>,
+    /// Positions with the opponent to roll, from its side: the opponent's
+    /// choice among them (more than one only after a cascade's handover).
+    pub replies: Vec<Position>,
+    /// Whether `replies` include the opponent's share (always, except for
+    /// root cascade parts not yet resolved).
+    pub resolved: bool,
+}
+
+/// The most states a root cascade keeps after each number (see
+/// [`Worker::roll_choices`]).
+pub const EXACT_STATES: usize = 20_000;
+
+/// How many of the root's cascade parts get their share played in full.
+fn root_share_keep(config: &SearchConfig) -> usize {
+    (4 * config.root_filter.keep).max(32)
 }
 
 fn sort_by_equity<T>(items: &mut [T], equity: impl Fn(&T) -> f32) {
@@ -296,16 +431,22 @@ fn parallel<T: Send>(
     (results, nodes.into_inner() as u64)
 }
 
-/// The value of `pos` for the player on roll at `config.ply`.
+/// The value of `pos` for the player on roll at `config.ply`, past the
+/// first rolls of the game (gul bara doubles cascade).
 pub fn evaluate(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position) -> (Evaluation, u64) {
+    evaluate_at(evaluator, config, pos, crate::cascade::LATE)
+}
+
+/// [`evaluate`] with `rolls` rolls of the game already made.
+pub fn evaluate_at(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position, rolls: u32) -> (Evaluation, u64) {
     let mut root = Worker::new(evaluator, config);
     let (e, exact) = root.static_eval(pos);
     if config.ply == 0 || exact {
         return (e, root.nodes);
     }
-    let all = rolls();
+    let all = all_rolls();
     let (values, nodes) =
-        parallel(evaluator, config, all.len(), |w, k| w.best_play_value(pos, all[k].0, all[k].1, config.ply - 1));
+        parallel(evaluator, config, all.len(), |w, k| w.best_play_value(pos, all[k].0, all[k].1, config.ply - 1, rolls));
     let mut sum = Evaluation::default();
     for (v, &(_, _, p)) in values.iter().zip(all.iter()) {
         sum.add_scaled(v, p as f32);
@@ -314,33 +455,69 @@ pub fn evaluate(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position
 }
 
 /// Every play of d1-d2 judged: all at 0-ply, the best ones (root filter) at
-/// `config.ply`; best first.
+/// `config.ply`; best first. Past the game's first rolls, so a gul bara
+/// double is a cascade.
 pub fn analyze(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position, d1: u8, d2: u8) -> SearchResult {
+    analyze_at(evaluator, config, pos, d1, d2, crate::cascade::LATE)
+}
+
+/// [`analyze`] with `rolls` rolls of the game already made: a gul bara
+/// double that cascades gives one candidate per distinct result of the
+/// mover's part, judged with the opponent's best play of its share.
+pub fn analyze_at(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position, d1: u8, d2: u8, rolls: u32) -> SearchResult {
     let mut root = Worker::new(evaluator, config);
-    let mut plays = Vec::with_capacity(32);
-    root.movegen.legal_moves(pos, d1, d2, &mut plays);
-    let afters: Vec<Position> = plays.iter().map(|m| m.position.flip()).collect();
-    let mut candidates: Vec<Candidate> = plays
+    let mut choices = root.roll_choices(pos, d1, d2, rolls, true);
+    let values = root.resolve_shares(&mut choices, root_share_keep(config));
+    let mut order: Vec<usize> = (0..choices.len()).collect();
+    let mut candidates: Vec<Candidate> = choices
         .iter()
-        .zip(root.static_evals(&afters))
-        .map(|(m, (e, _))| {
-            let evaluation = e.invert();
-            Candidate { play: *m, evaluation, equity: evaluation.equity(), ply: 0 }
-        })
+        .zip(&values)
+        .map(|(c, (e, _))| Candidate { play: c.play, cascade: c.part.clone(), evaluation: *e, equity: e.equity(), ply: 0 })
         .collect();
-    sort_by_equity(&mut candidates, |c| c.equity);
+    // Stable, best first, keeping each candidate's choice alongside.
+    order.sort_by(|&a, &b| candidates[b].equity.total_cmp(&candidates[a].equity));
+    candidates = order.iter().map(|&k| candidates[k].clone()).collect();
     let mut nodes = root.nodes;
     if config.ply > 0 && candidates.len() > 1 {
         let kept = filtered(&candidates, config.root_filter, |c| c.equity);
-        let (deep, n) = parallel(evaluator, config, kept, |w, k| w.value(&candidates[k].play.position.flip(), config.ply).invert());
+        let (deep, n) = parallel(evaluator, config, kept, |w, k| {
+            let j = order[k];
+            w.deep_choice_value(&choices[j], &values[j].1, config.ply, rolls)
+        });
         nodes += n;
         for (c, e) in candidates.iter_mut().zip(deep) {
-            *c = Candidate { play: c.play, evaluation: e, equity: e.equity(), ply: config.ply };
+            c.evaluation = e;
+            c.equity = e.equity();
+            c.ply = config.ply;
         }
         // The deep ones first, by their deep equity; the rest after, by 0-ply.
         candidates[..kept].sort_by(|a, b| b.equity.total_cmp(&a.equity));
     }
     SearchResult { candidates, nodes }
+}
+
+/// The best way to play a cascade's handover for the player who plays it
+/// (`pos` from its side): every distinct result of the share judged at 0-ply
+/// as a position where that player rolls next, the root filter's best at
+/// `config.ply`.
+pub fn best_share(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position, handover: &[(u8, u8)]) -> (crate::cascade::Share, u64) {
+    let mut root = Worker::new(evaluator, config);
+    let shares = share_results(&mut root.movegen, pos, handover);
+    let positions: Vec<Position> = shares.iter().map(|s| s.position).collect();
+    let mut scored: Vec<(f32, usize)> =
+        root.static_evals(&positions).into_iter().enumerate().map(|(k, (e, _))| (e.equity(), k)).collect();
+    sort_by_equity(&mut scored, |s| s.0);
+    let mut nodes = root.nodes;
+    if config.ply > 0 && scored.len() > 1 {
+        let kept = filtered(&scored, config.root_filter, |s| s.0);
+        let (deep, n) = parallel(evaluator, config, kept, |w, j| w.value(&positions[scored[j].1], config.ply, crate::cascade::LATE).equity());
+        nodes += n;
+        for (s, e) in scored.iter_mut().zip(deep) {
+            s.0 = e;
+        }
+        scored[..kept].sort_by(|a, b| b.0.total_cmp(&a.0));
+    }
+    (shares[scored[0].1].clone(), nodes)
 }
 
 /// The best play of d1-d2 at `config.ply`.
@@ -459,7 +636,7 @@ mod tests {
         assert_eq!(e0, e2);
         // ... and 1-ply of a bear-off position without the shortcut agrees with the table.
         let pos2 = pos.flip();
-        let w = Worker::new(&ev, &wide(1)).value(&pos2, 0);
+        let w = Worker::new(&ev, &wide(1)).value(&pos2, 0, crate::cascade::LATE);
         assert!(w.win > 0.0 && w.win < 1.0);
     }
 }

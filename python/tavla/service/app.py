@@ -8,7 +8,8 @@ from typing import Any, Callable, Optional
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -52,7 +53,8 @@ STATIC = Path(__file__).parent / "static"
 
 BAD_INPUT = {422: {"model": ErrorOut, "description": "the request names an impossible or unreadable position, dice or option"},
              400: {"model": ErrorOut, "description": "the body is not valid JSON"},
-             413: {"model": ErrorOut, "description": "the body is larger than the service accepts"}}
+             413: {"model": ErrorOut, "description": "the body is larger than the service accepts"},
+             415: {"model": ErrorOut, "description": "the body is not sent as JSON (Content-Type: application/json)"}}
 ENGINE_ERRORS = {503: {"model": ErrorOut, "description": "no engine in this build, or every worker busy"},
                  504: {"model": ErrorOut, "description": "the engine ran past the time limit"}}
 
@@ -70,18 +72,90 @@ def create_app(settings: Optional[Settings] = None) -> FastAPI:
         version=tavla.__version__,
         description="Legal moves, hints, evaluations and engine moves for backgammon, long nardy and gul bara.",
         openapi_url="/v1/openapi.json",
-        docs_url="/v1/docs",
+        docs_url=None,  # served by add_docs, from the package rather than a CDN
         redoc_url=None,
         lifespan=lifespan,
     )
     app.state.settings = settings
     app.state.pool = EnginePool(settings)
     app.add_middleware(BodySizeLimit, max_body=settings.max_body)
+    app.add_middleware(JsonBodyRequired)
     app.add_middleware(Failsafe)  # added last, so it wraps everything else
     add_error_answers(app)
     add_routes(app, settings)
+    add_docs(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+DOCS = "/v1/docs"
+DOCS_FILES = DOCS + "/files"
+
+
+def swagger_ui_files() -> Optional[Path]:
+    """The folder of Swagger UI's files shipped by the swagger-ui-bundle-v2 package, if installed."""
+    try:
+        from swagger_ui_bundle import swagger_ui_path
+    except ImportError:
+        return None
+    path = Path(str(swagger_ui_path))
+    return path if (path / "swagger-ui-bundle.js").is_file() and (path / "swagger-ui.css").is_file() else None
+
+
+def add_docs(app: FastAPI) -> None:
+    """The interactive API docs at /v1/docs, with Swagger UI served from the installed package so that
+    the page works offline (FastAPI's default loads it from a CDN and shows a blank page without one)."""
+    files = swagger_ui_files()
+    if files is not None:
+        app.mount(DOCS_FILES, StaticFiles(directory=files), name="swagger-ui")
+
+    @app.get(DOCS, include_in_schema=False)
+    async def docs():
+        if files is None:
+            return HTMLResponse(
+                "<!DOCTYPE html><html><head><title>tavla hint service - API docs</title></head><body>"
+                "<p>The interactive API docs need Swagger UI's files: "
+                "<code>pip install swagger-ui-bundle-v2</code> (or <code>pip install \"tavla[serve]\"</code>).</p>"
+                f'<p>The API schema is at <a href="{app.openapi_url}">{app.openapi_url}</a>.</p></body></html>')
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url, title=f"{app.title} - API docs",
+            swagger_js_url=f"{DOCS_FILES}/swagger-ui-bundle.js", swagger_css_url=f"{DOCS_FILES}/swagger-ui.css",
+            swagger_favicon_url=f"{DOCS_FILES}/favicon-32x32.png", oauth2_redirect_url=None)
+
+
+JSON_TYPE = "application/json"
+
+
+def is_json_type(content_type: bytes) -> bool:
+    """application/json, or any application/...+json type, with or without parameters."""
+    media = content_type.decode("latin-1").split(";", 1)[0].strip().lower()
+    return media == JSON_TYPE or (media.startswith("application/") and media.endswith("+json"))
+
+
+class JsonBodyRequired:
+    """ASGI middleware: a POST to one of the service's routes whose body is not declared as JSON gets
+    415 naming the Content-Type to send, rather than a 422 saying the body is not an object."""
+
+    def __init__(self, app):
+        self.app = app
+        self.post_paths: Optional[set] = None
+
+    def json_routes(self, scope) -> set:
+        if self.post_paths is None:
+            routes = getattr(scope.get("app"), "routes", ())
+            self.post_paths = {r.path for r in routes if "POST" in (getattr(r, "methods", None) or ())}
+        return self.post_paths
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["method"] == "POST" and scope["path"] in self.json_routes(scope):
+            content_type = dict(scope.get("headers") or []).get(b"content-type", b"")
+            if not is_json_type(content_type):
+                shown = content_type.decode("latin-1")[:100] or "none"
+                response = error(415, f"send the body as JSON with Content-Type: {JSON_TYPE} (the request's "
+                                      f"Content-Type is {shown})")
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def error(status: int, message: str, headers: Optional[dict] = None) -> JSONResponse:

@@ -11,6 +11,10 @@ from dataclasses import dataclass, fields, replace
 from typing import Mapping
 
 
+# The deepest search tavla.Engine runs (it refuses ply 5 and above).
+ENGINE_MAX_PLY = 4
+
+
 @dataclass(frozen=True)
 class Settings:
     host: str = "127.0.0.1"
@@ -25,6 +29,9 @@ class Settings:
 
     def check(self) -> "Settings":
         """Refuse settings that cannot work, naming the one at fault."""
+        if not 0 <= self.max_ply <= ENGINE_MAX_PLY:
+            raise ValueError(f"max ply must lie in 0..{ENGINE_MAX_PLY} (the engine searches at most "
+                             f"{ENGINE_MAX_PLY} plies), not {self.max_ply}")
         if not 0 <= self.default_ply <= self.max_ply:
             raise ValueError(f"default ply {self.default_ply} must lie in 0..max ply {self.max_ply}")
         if self.workers < 1:

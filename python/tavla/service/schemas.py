@@ -15,8 +15,10 @@ RuleValue = Union[bool, int, str]
 
 
 class Strict(BaseModel):
-    # Unknown fields are refused so that a typo ("postion") is reported, not ignored.
-    model_config = ConfigDict(extra="forbid")
+    # Unknown fields are refused so that a typo ("postion") is reported, not ignored; and types are
+    # strict JSON types: no booleans or strings for numbers ("dice": [true, 1] is not 1-1, "ply": "2"
+    # is not 2) and no numbers for booleans.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class PlainPosition(Strict):
