@@ -227,7 +227,12 @@ pub fn cube_decision(
 /// (the formulas alone: for comparisons with other engines on equal
 /// probabilities).
 pub fn zero_ply_decision(pos: &Position, e: &Evaluation, state: &CubeState, met: &MatchEquityTable) -> CubeDecision {
-    let x = efficiency(pos);
+    zero_ply_decision_at(e, state, met, efficiency(pos))
+}
+
+/// [`zero_ply_decision`] with the cube efficiency `x` given (cubeful
+/// rollouts try other efficiencies than the shipped ones).
+pub fn zero_ply_decision_at(e: &Evaluation, state: &CubeState, met: &MatchEquityTable, x: f64) -> CubeDecision {
     let p = Chances::from(e);
     let no_double = janowski::cubeful(&p, state, met, x);
     let take = janowski::cubeful(&p, &state.doubled(), met, x);
