@@ -10,6 +10,8 @@
 //! usual variance reduction), so a rollout gives the same answer on any number
 //! of threads.
 
+pub mod cubeful;
+
 use crate::bearoff::bearoff_probabilities;
 use crate::movegen::MoveGen;
 use crate::eval::{final_evaluation, game_result};

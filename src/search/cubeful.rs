@@ -302,6 +302,15 @@ pub fn zero_ply_decision(pos: &Position, e: &Evaluation, state: &CubeState, met:
     decision_from_values(state, met, value(state), value(&state.doubled()), e.win_gammon > 0.0)
 }
 
+/// The 0-ply decision by Janowski's formulas with the cube efficiency `x`
+/// given (cubeful rollouts try other efficiencies than the shipped ones).
+pub fn zero_ply_decision_at(e: &Evaluation, state: &CubeState, met: &MatchEquityTable, x: f64) -> CubeDecision {
+    let p = Chances::from(e);
+    let no_double = janowski::cubeful(&p, state, met, x);
+    let take = janowski::cubeful(&p, &state.doubled(), met, x);
+    decision_from_values(state, met, no_double, take, e.win_gammon > 0.0)
+}
+
 /// The opponent's take point: the least cubeless winning chance at which
 /// it should take a double now, by the 0-ply model with this position's
 /// gammon and backgammon rates (of the games each side wins) and cube
