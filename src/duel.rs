@@ -46,6 +46,17 @@ pub trait Player: Send + Sync {
     fn choose(&self, pos: &Position, d1: u8, d2: u8, plays: &[Move], rng: &mut Rng) -> Move;
     /// One gul bara cascade step among `steps`.
     fn choose_step(&self, steps: &[Move], rng: &mut Rng) -> Move;
+    /// A whole gul bara cascade from `d` at once (`rolls` made before it),
+    /// for players that decide cascades as whole turns; `None` plays it step
+    /// by step with [`Player::choose_step`].
+    fn choose_cascade(&self, _pos: &Position, _d: u8, _rolls: u32) -> Option<crate::cascade::CascadePart> {
+        None
+    }
+    /// A whole share of a cascade handed over (`pos` from the player who
+    /// plays it): its steps, or `None` for step by step.
+    fn choose_share(&self, _pos: &Position, _handover: &[(u8, u8)]) -> Option<Vec<Move>> {
+        None
+    }
 }
 
 /// Uniformly random legal plays.
@@ -78,6 +89,18 @@ impl Player for EnginePlayer {
             return plays[0];
         }
         search::best_move(self.evaluator.as_ref(), &self.config, pos, d1, d2)
+    }
+    fn choose_cascade(&self, pos: &Position, d: u8, rolls: u32) -> Option<crate::cascade::CascadePart> {
+        if !self.config.whole_cascades {
+            return None;
+        }
+        let r = search::analyze_at(self.evaluator.as_ref(), &self.config, pos, d, d, rolls);
+        r.candidates.into_iter().next().and_then(|c| c.cascade).map(|part| (*part).clone())
+    }
+    fn choose_share(&self, pos: &Position, handover: &[(u8, u8)]) -> Option<Vec<Move>> {
+        self.config
+            .whole_cascades
+            .then(|| search::best_share(self.evaluator.as_ref(), &self.config, pos, handover).0.steps)
     }
     fn choose_step(&self, steps: &[Move], _: &mut Rng) -> Move {
         // Mid-cascade the position is not a turn boundary: judge each step by
@@ -123,7 +146,8 @@ pub fn play_game(rules: Rules, players: [&dyn Player; 2], starter: usize, dice_s
         }
         let cascade = crate::cascade::cascades(&rules, roll_number, d1, d2);
         let (next, next_seat, passed) = if cascade {
-            play_cascade(pos, seat, d1, players, &mut record, &mut choice_rng, &mut movegen, &mut plays)
+            play_whole_cascade(pos, seat, d1, roll_number, players, &mut record)
+                .unwrap_or_else(|| play_cascade(pos, seat, d1, players, &mut record, &mut choice_rng, &mut movegen, &mut plays))
         } else {
             movegen.legal_moves(&pos, d1, d2, &mut plays);
             let t = Instant::now();
@@ -148,6 +172,57 @@ pub fn play_game(rules: Rules, players: [&dyn Player; 2], starter: usize, dice_s
         }
     }
     record
+}
+
+/// A gul bara cascade from `d` decided as a whole turn by players that do
+/// ([`Player::choose_cascade`], [`Player::choose_share`]); `None` when the
+/// mover plays step by step. Returns as [`play_cascade`].
+fn play_whole_cascade(
+    pos: Position,
+    seat: usize,
+    d: u8,
+    rolls: u32,
+    players: [&dyn Player; 2],
+    record: &mut GameRecord,
+) -> Option<(Position, usize, bool)> {
+    let t = Instant::now();
+    let part = players[seat].choose_cascade(&pos, d, rolls)?;
+    record.seconds[seat] += t.elapsed().as_secs_f64();
+    record.decisions[seat] += part.steps.len() as u32;
+    if game_result(&part.position).is_some() || part.handover.is_empty() {
+        return Some((part.position, seat, false));
+    }
+    let theirs = part.position.flip();
+    let other = 1 - seat;
+    let t = Instant::now();
+    let share = players[other].choose_share(&theirs, &part.handover);
+    record.seconds[other] += t.elapsed().as_secs_f64();
+    let end = match share {
+        Some(steps) => {
+            record.decisions[other] += steps.len() as u32;
+            steps.last().map_or(theirs, |m| m.position)
+        }
+        None => {
+            // A step-by-step opponent plays its share as the step rule says.
+            let mut movegen = MoveGen::new();
+            let mut steps = Vec::new();
+            let mut rng = Rng::new(rolls as u64);
+            let mut here = theirs;
+            let mut head_used = 0;
+            for &(number, count) in &part.handover {
+                movegen.cascade_step(&here, number, count, head_used, &mut steps);
+                let m = players[other].choose_step(&steps, &mut rng);
+                record.decisions[other] += 1;
+                here = m.position;
+                head_used = m.head_used;
+                if game_result(&here).is_some() {
+                    break;
+                }
+            }
+            here
+        }
+    };
+    Some((end, other, true))
 }
 
 /// A gul bara cascade from `d`: the mover plays four of each number from `d`

@@ -34,14 +34,50 @@ class Quit(Exception):
     pass
 
 
+def rolls_before(game: "tavla.Game") -> int:
+    """The game's rolls made before the one being played (``Game.rolls`` already counts it): gul bara
+    doubles cascade only past the first ``cascade_after_rolls`` of them."""
+    return max(0, game.rolls - 1)
+
+
+def remaining_handover(game: "tavla.Game") -> list:
+    """The (die, count) list still to be played in a cascade share: the step being played, then four of
+    each higher number up to 6."""
+    die, count = game.cascade_step
+    return [(die, count)] + [(n, 4) for n in range(die + 1, 7)]
+
+
+def legal_replay(game: "tavla.Game", part) -> Optional[list]:
+    """The steps of a whole-cascade ``part`` (the engine's rest of the cascade being played, from the
+    current step on) as ``(number, position)``, each checked to be a legal step from where the last one
+    leaves the board: the first against the game's legal moves, the rest against
+    ``Position.legal_cascade_step`` with the head checkers used so far. None when a step is not legal
+    (or the part does not start at the step being played)."""
+    steps = list(part.cascade_steps)
+    die, count = game.cascade_step
+    if not steps or steps[0][0] != die:
+        return None
+    plan = []
+    here, head_used, legal = None, 0, game.legal_moves()
+    for k, (number, step) in enumerate(steps):
+        if k > 0:
+            legal = here.legal_cascade_step(number, count, head_used)
+        match = next((m for m in legal if m.position == step.position), None)
+        if match is None:
+            return None
+        plan.append((number, match.position))
+        here, head_used, count = match.position, match.head_used, 4
+    return plan
+
+
 class EnginePlayer:
-    """The best available player: ``tavla.Engine`` (1-ply) when this build has
-    it, else the greedy player. Plays are chosen by cubeful equity and the
-    cube is handled by ``Engine.cube_decision``, both with the game's real
-    cube state and score. Gul bara cascade steps (which the engine's search
-    does not play) are judged by evaluating each step's result; any failure of
-    the engine falls back to greedy play (and a plain race rule for the cube),
-    so play always goes on."""
+    """The best available player: ``tavla.Engine`` (1-ply) when this build has it, else the greedy
+    player. Plays are chosen by cubeful equity and the cube is handled by ``Engine.cube_decision``,
+    both with the game's real cube state and score. A gul bara cascade is one decision: the engine's
+    whole part (``Engine.best_move`` with the game's rolls) or its best share of a handover
+    (``Engine.handover``) is chosen once, at its first step, and then played step by step. Any failure
+    of the engine falls back to greedy play (and a plain race rule for the cube), so play always goes
+    on."""
 
     def __init__(self, variant: str, rules: dict):
         self.engine = None
@@ -52,24 +88,81 @@ class EnginePlayer:
             except Exception:
                 self.engine = None
         self.name = "engine" if self.engine is not None else "greedy"
+        # The cascade part being played: its remaining steps as (the game's history length when the step
+        # is due, number, position after the step).
+        self.plan: list = []
 
     def pick(self, table: "Table") -> int:
+        """The index of the engine's play among the game's legal moves (or of its cascade step)."""
         if self.engine is not None:
             try:
                 return self._engine_pick(table)
             except Exception:
-                pass
+                self.plan = []
         return table.suggest("greedy")
 
     def _engine_pick(self, table: "Table") -> int:
         g = table.game
         moves = g.legal_moves()
         if g.cascade_step is None:
-            best = self.engine.best_move(g.position, *g.dice, cube=table.cube_for(g.turn))
+            self.plan = []
+            best = self.engine.best_move(g.position, *g.dice, rolls=rolls_before(g), cube=table.cube_for(g.turn))
             return next(k for k, m in enumerate(moves) if m.position == best.position)
-        # After a step the opponent is (in effect) on roll: take the step that leaves it worst off.
-        scores = [self.engine.evaluate(m.position.flip()).equity for m in moves]
-        return min(range(len(moves)), key=scores.__getitem__)
+        k = self._planned(g, moves)
+        if k is None:  # the first step of a part or share (or the plan went astray): choose the whole of it
+            part = self.cascade_part(table)
+            steps = (legal_replay(g, part) if part is not None else None) or []
+            # Each step played adds one event to the game's history.
+            self.plan = [(len(g.history) + k, number, pos) for k, (number, pos) in enumerate(steps)]
+            k = self._planned(g, moves)
+        if k is None:
+            if len(moves) == 1:
+                return 0
+            raise LookupError("no legal step matches the engine's cascade")
+        self.plan.pop(0)
+        return k
+
+    def _planned(self, g: "tavla.Game", moves: list) -> Optional[int]:
+        """The legal move that is the plan's next step, if the plan is for the step being played (the
+        game's history as long as the plan expects, the same number)."""
+        if not self.plan:
+            return None
+        at, number, target = self.plan[0]
+        if at != len(g.history) or number != g.cascade_step[0]:
+            return None
+        return next((k for k, m in enumerate(moves) if m.position == target), None)
+
+    def cascade_part(self, table: "Table"):
+        """The engine's choice for the rest of the gul bara cascade being played, as one Move with
+        ``cascade_steps``: the mover's part from the current step on (``Engine.best_move`` of the step's
+        number as a double, with the game's rolls), or the best share of what is handed over
+        (``Engine.handover``). None without the engine or outside a cascade."""
+        g = table.game
+        if self.engine is None or g.cascade_step is None:
+            return None
+        if g.is_cascade_handover:
+            return self.engine.handover(g.position, remaining_handover(g))
+        die = g.cascade_step[0]
+        return self.engine.best_move(g.position, die, die, rolls=rolls_before(g), cube=table.cube_for(g.turn))
+
+    def cascade_advice(self, table: "Table", top: int = 5) -> Optional[tuple[str, list]]:
+        """For the person's hint during a cascade: ("part", the engine's best candidates for the rest of
+        the mover's part, those whose steps are legal here) or ("share", [the best share's Move]).
+        None without the engine or when nothing fits."""
+        g = table.game
+        if self.engine is None or g.cascade_step is None:
+            return None
+        try:
+            if g.is_cascade_handover:
+                share = self.engine.handover(g.position, remaining_handover(g))
+                return ("share", [share]) if legal_replay(g, share) else None
+            die = g.cascade_step[0]
+            ranked = self.engine.hint(g.position, die, die, top=top, rolls=rolls_before(g),
+                                      cube=table.cube_for(g.turn))
+            ranked = [c for c in ranked if legal_replay(g, c.move)]
+            return ("part", ranked) if ranked else None
+        except Exception:
+            return None
 
     def cube_decision(self, table: "Table", player: int) -> Optional["tavla.CubeDecision"]:
         """The engine's cube decision for ``player`` as the side on roll (or as the doubler while a
@@ -84,12 +177,12 @@ class EnginePlayer:
 
     def ranked(self, table: "Table", top: int = 5) -> Optional[list]:
         """The engine's ranking of the current roll's plays by cubeful equity; None for cascade
-        steps or without the engine."""
+        steps (see ``cascade_advice``) or without the engine."""
         g = table.game
         if self.engine is None or g.cascade_step is not None or g.dice is None:
             return None
         try:
-            return self.engine.hint(g.position, *g.dice, top=top, cube=table.cube_for(g.turn))
+            return self.engine.hint(g.position, *g.dice, top=top, rolls=rolls_before(g), cube=table.cube_for(g.turn))
         except Exception:
             return None
 
@@ -324,6 +417,10 @@ class Session:
             self.say(f"  (You cannot double now: {g.why_no_double()}.)")
 
     def move_hint(self, moves: list) -> None:
+        g = self.table.game
+        if g.cascade_step is not None:
+            self.cascade_hint()
+            return
         ranked = self.player.ranked(self.table)
         if not ranked:
             self.say(f"Hint ({self.engine_name}): {moves[self.player.pick(self.table)]}")
@@ -332,6 +429,26 @@ class Session:
         self.say(f"Hint ({self.engine_name}, {ranked[0].ply}-ply, cubeful: {cube}):")
         for line in candidate_lines(ranked):
             self.say("  " + line)
+
+    def cascade_hint(self) -> None:
+        """The engine's advice for the rest of the cascade being played: its best parts from this step
+        on (or its best share of a handover), each with the steps still to play."""
+        g = self.table.game
+        advice = self.player.cascade_advice(self.table)
+        if advice is None:
+            self.say(f"Hint (greedy): {g.legal_moves()[self.table.suggest('greedy')]}")
+            return
+        kind, found = advice
+        if kind == "share":
+            self.say(f"Hint ({self.engine_name}): your best share of the handover: {found[0]}")
+            return
+        cube = self.table.cube_for(g.turn)
+        self.say(f"Hint ({self.engine_name}, {found[0].ply}-ply, cubeful: {cube}), the rest of the cascade "
+                 f"as a whole, step by step:")
+        for line in candidate_lines(found):
+            self.say("  " + line)
+        first = found[0].move.cascade_steps[0][1]
+        self.say(f"  This step: {first}")
 
     def describe_step(self, g: "tavla.Game") -> str:
         if g.cascade_step:
@@ -441,8 +558,9 @@ class Session:
 
 
 def play(variant: str, length: int, seed: Optional[int], cube: bool, beaver: bool, rules: dict,
-         out: TextIO = sys.stdout, read: Callable[[str], str] = input, save: Optional[str] = None,
+         out: Optional[TextIO] = None, read: Callable[[str], str] = input, save: Optional[str] = None,
          jacoby: bool = False, max_cube: int = 64, start: Optional[str] = None) -> int:
+    out = out or sys.stdout
     table = Table(variant, length, seed, cube, beaver, rules, jacoby=jacoby, max_cube=max_cube, start=start)
     game = table.game
     try:
@@ -454,7 +572,10 @@ def play(variant: str, length: int, seed: Optional[int], cube: bool, beaver: boo
             print(f"Record saved to {save}.", file=out)
 
 
-def show(text: str, out: TextIO = sys.stdout) -> int:
+def show(text: str, out: Optional[TextIO] = None) -> int:
+    # sys.stdout is looked up at call time: a default bound at import would
+    # keep writing to whatever stdout was when the module was first imported.
+    out = out or sys.stdout
     info = tavla.formats.parse(text)
     pos = info["position"]
     turn = info["turn"]

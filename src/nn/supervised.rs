@@ -31,6 +31,8 @@ fn label_config(ply: u8) -> SearchConfig {
         threads: 1,
         // A 1-ply label evaluates each position once: a big cache is wasted work.
         cache_bits: if ply <= 1 { 8 } else { 14 },
+        whole_cascades: true,
+        cascade_width: 2_000,
     }
 }
 

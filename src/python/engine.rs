@@ -124,7 +124,7 @@ pub struct PyEngine {
 
 /// Engine options (everything else passed to `Engine` is a rule option).
 const ENGINE_OPTIONS: &[&str] =
-    &["evaluator", "met", "threads", "bearoff", "filter_min", "filter_keep", "filter_margin", "inner_min", "inner_keep", "inner_margin"];
+    &["evaluator", "met", "cascade_width", "threads", "bearoff", "filter_min", "filter_keep", "filter_margin", "inner_min", "inner_keep", "inner_margin"];
 
 impl PyEngine {
     fn check_position(&self, pos: &PyPosition) -> PyResult<()> {
@@ -240,6 +240,7 @@ impl PyEngine {
                     "filter_margin" => config.root_filter.margin = value.extract().map_err(|_| bad("a number"))?,
                     "inner_keep" => config.inner_filter.keep = value.extract().map_err(|_| bad("a whole number >= 1"))?,
                     "inner_margin" => config.inner_filter.margin = value.extract().map_err(|_| bad("a number"))?,
+                    "cascade_width" => config.cascade_width = value.extract().map_err(|_| bad("a whole number >= 1"))?,
                     _ => py_rules.set_item(key, value)?,
                 }
             }

@@ -35,7 +35,7 @@ use std::sync::Mutex;
 use std::sync::Arc;
 
 use crate::bearoff::rolls as all_rolls;
-use crate::cascade::{cascades, pruned_parts, share_results, CascadePart};
+use crate::cascade::{cascades, pruned_parts, CascadePart};
 use crate::eval::{exact_evaluation, static_evaluation, Evaluation, Evaluator, Source};
 use crate::movegen::{Move, MoveGen};
 use crate::position::Position;
@@ -63,6 +63,15 @@ pub struct SearchConfig {
     pub threads: usize,
     /// log2 of the evaluation cache slots per worker.
     pub cache_bits: u8,
+    /// Gul bara: search a cascading double as one decision of the mover
+    /// and one of the opponent ([`crate::cascade`]); off, a double is
+    /// searched as an ordinary double (the engine before cascades were
+    /// searched, for comparisons).
+    pub whole_cascades: bool,
+    /// Gul bara, the root of a cascade: the most states kept after each
+    /// number (the rest pruned by 0-ply); with enough of them the hint lists
+    /// every distinct outcome of the mover's part.
+    pub cascade_width: usize,
 }
 
 impl Default for SearchConfig {
@@ -74,6 +83,8 @@ impl Default for SearchConfig {
             use_bearoff: true,
             threads: 0,
             cache_bits: 16,
+            whole_cascades: true,
+            cascade_width: 2_000,
         }
     }
 }
@@ -245,17 +256,17 @@ impl<'a> Worker<'a> {
     /// the shares are pruned step by step to the inner filter's width, each
     /// state judged at 0-ply as if the turn ended there.
     fn roll_choices(&mut self, pos: &Position, d1: u8, d2: u8, rolls: u32, exact: bool) -> Vec<RollChoice> {
-        if !cascades(pos.rules(), rolls, d1, d2) {
+        if !(self.config.whole_cascades && cascades(pos.rules(), rolls, d1, d2)) {
             let mut plays = Vec::with_capacity(32);
             self.movegen.legal_moves(pos, d1, d2, &mut plays);
             return plays.into_iter().map(|m| RollChoice { play: m, part: None, replies: vec![m.position.flip()], resolved: true }).collect();
         }
         let mut movegen = std::mem::replace(&mut self.movegen, MoveGen::new());
         let keep = self.config.inner_filter.keep.max(2);
-        // The root lists every part, unless a number's states run past
-        // EXACT_STATES (early in a game, with most checkers still together):
-        // then the best of them by 0-ply go on, so a hint stays quick.
-        let width = if exact { EXACT_STATES } else { keep };
+        // The root lists every part, unless a number's states run past the
+        // configured width (early in a game, with most checkers still
+        // together): then the best of them by 0-ply go on, so a hint stays quick.
+        let width = if exact { self.config.cascade_width.max(1) } else { keep };
         let parts = {
             let mut score = |positions: &[Position]| self.mover_scores(positions);
             pruned_parts(&mut movegen, pos, d1, width, &mut score)
@@ -283,6 +294,16 @@ impl<'a> Worker<'a> {
         choices
     }
 
+    /// The results of a share (at most `width` states kept after each
+    /// number, by 0-ply), as positions where its player rolls next.
+    fn share_positions(&mut self, pos: &Position, handover: &[(u8, u8)], width: usize) -> Vec<Position> {
+        let mut movegen = std::mem::replace(&mut self.movegen, MoveGen::new());
+        let mut score = |positions: &[Position]| self.mover_scores(positions);
+        let shares = crate::cascade::pruned_shares(&mut movegen, pos, handover, width, &mut score);
+        self.movegen = movegen;
+        shares.into_iter().map(|s| s.position).collect()
+    }
+
     /// Each position's 0-ply equity for its mover as if its turn ended there.
     fn mover_scores(&mut self, positions: &[Position]) -> Vec<f32> {
         let flipped: Vec<Position> = positions.iter().map(|p| p.flip()).collect();
@@ -304,8 +325,7 @@ impl<'a> Worker<'a> {
             }
             for k in open {
                 let part = choices[k].part.clone().expect("an unresolved choice is a cascade part");
-                choices[k].replies =
-                    share_results(&mut self.movegen, &part.position.flip(), &part.handover).into_iter().map(|s| s.position).collect();
+                choices[k].replies = self.share_positions(&part.position.flip(), &part.handover, self.config.cascade_width);
                 choices[k].resolved = true;
                 values[k] = self.choice_values(std::slice::from_ref(&choices[k])).remove(0);
             }
@@ -372,10 +392,6 @@ pub(crate) struct RollChoice {
     /// root cascade parts not yet resolved).
     pub resolved: bool,
 }
-
-/// The most states a root cascade keeps after each number (see
-/// [`Worker::roll_choices`]).
-pub const EXACT_STATES: usize = 20_000;
 
 /// How many of the root's cascade parts get their share played in full.
 fn root_share_keep(config: &SearchConfig) -> usize {
@@ -502,7 +518,10 @@ pub fn analyze_at(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Positi
 /// `config.ply`.
 pub fn best_share(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position, handover: &[(u8, u8)]) -> (crate::cascade::Share, u64) {
     let mut root = Worker::new(evaluator, config);
-    let shares = share_results(&mut root.movegen, pos, handover);
+    let mut movegen = std::mem::replace(&mut root.movegen, MoveGen::new());
+    let mut score = |positions: &[Position]| root.mover_scores(positions);
+    let shares = crate::cascade::pruned_shares(&mut movegen, pos, handover, config.cascade_width, &mut score);
+    root.movegen = movegen;
     let positions: Vec<Position> = shares.iter().map(|s| s.position).collect();
     let mut scored: Vec<(f32, usize)> =
         root.static_evals(&positions).into_iter().enumerate().map(|(k, (e, _))| (e.equity(), k)).collect();
