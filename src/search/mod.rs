@@ -22,9 +22,13 @@
 //! the search asks for counts one node, cache hits included, so the count
 //! depends only on the position, the plies and the filters, not on threads.
 //!
-//! Gul bara: the search plays every double as an ordinary double (a position
-//! does not know how many rolls the game has seen, which decides whether a
-//! double cascades). The game loop of [`crate::duel`] plays cascades in full.
+//! Gul bara: a position does not know how many rolls the game has seen, so
+//! the search is told (`rolls`, by default past the first rolls): a double
+//! that cascades is one choice of the mover among the distinct results of
+//! its part of the cascade, and the opponent's among the results of its
+//! share ([`crate::cascade`]). At the root every part is listed (up to
+//! `cascade_width` states a number); inside the tree parts and shares are
+//! pruned to the inner filter's width step by step.
 
 pub mod cubeful;
 
