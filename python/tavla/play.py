@@ -23,7 +23,8 @@ HELP = """commands:
   ?  / moves  list the legal moves (then type a number to pick one)
   hint        the engine's advice: its cube decision before you roll (when
               you may double), take or pass when doubled, else its ranking
-              of your plays by cubeful equity
+              of your plays by cubeful equity (in a gul bara cascade: of
+              the whole rest of it, or your best share of a handover)
   roll / r    roll the dice (at the start of your turn)
   double / d  offer a double (before rolling)
   take / pass answer a double (beaver in money play with --beaver)

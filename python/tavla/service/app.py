@@ -37,6 +37,8 @@ from .schemas import (
     EvaluateOut,
     EvaluateRequest,
     EvaluationOut,
+    HandoverOut,
+    HandoverRequest,
     HealthOut,
     HintOut,
     HintRequest,
@@ -244,9 +246,11 @@ def probabilities(evaluation: Any) -> Probabilities:
     )
 
 
-async def engine_call(pool: EnginePool, position: Any, ply: int, call: Callable[[Any], Any]) -> tuple[Any, float]:
+async def engine_call(pool: EnginePool, position: Any, ply: int, call: Callable[[Any], Any],
+                      field: str = "engine") -> tuple[Any, float]:
     """``call(engine)`` on a worker with that worker's engine for the position and ply; answers the
-    result and the seconds it took. The engine's ValueError (bad input it found) becomes a 422."""
+    result and the seconds it took. The engine's ValueError (bad input it found) becomes a 422, its
+    message after ``field`` (the request field at fault, where only one can be)."""
     pool.require_engine()
 
     def work():
@@ -254,7 +258,7 @@ async def engine_call(pool: EnginePool, position: Any, ply: int, call: Callable[
         try:
             return call(engine)
         except ValueError as e:
-            raise BadInput(f"engine: {e}") from None
+            raise BadInput(f"{field}: {e}") from None
 
     return await pool.run(work)
 
@@ -320,7 +324,10 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
 
     @app.post("/v1/hint", response_model=HintOut, responses={**BAD_INPUT, **ENGINE_ERRORS}, tags=["engine"])
     async def hint(request: HintRequest):
-        """The best plays of a position and roll, ranked by equity."""
+        """The best plays of a position and roll, ranked by equity. In gul bara a double past the game's first
+        rolls (see ``rolls``) cascades: each candidate is then the mover's whole part of the cascade, its
+        numbers' steps in ``move.cascade_steps`` and what it passes to the opponent in ``move.handover``
+        (valued with the opponent's best share of it; ``/v1/handover`` answers that share)."""
         parsed = parse_source(request)
         d1, d2 = roll_for(parsed, request.dice)
         ply = checked_ply(request.ply, settings)
@@ -329,7 +336,8 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         position = parsed.position
         cube = cube_in(request.cube)
         candidates, seconds = await engine_call(
-            pool, position, ply, lambda engine: engine.hint(position, d1, d2, top=request.top, cube=cube))
+            pool, position, ply,
+            lambda engine: engine.hint(position, d1, d2, top=request.top, cube=cube, rolls=request.rolls))
         # diff is computed here, from the equities, so that it means the same whatever the engine
         # reports; ply is passed on when the engine says at which ply it judged each play.
         best = candidates[0].equity if candidates else 0.0
@@ -354,17 +362,36 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
     @app.post("/v1/engine-move", response_model=EngineMoveOut, responses={**BAD_INPUT, **ENGINE_ERRORS},
               tags=["engine"])
     async def engine_move(request: EngineMoveRequest):
-        """The play the engine chooses for a position and roll."""
+        """The play the engine chooses for a position and roll (a gul bara cascade as a whole part, as
+        ``/v1/hint`` answers it)."""
         parsed = parse_source(request)
         d1, d2 = roll_for(parsed, request.dice)
         ply = checked_ply(request.ply, settings)
         position = parsed.position
         cube = cube_in(request.cube)
         move, seconds = await engine_call(pool, position, ply,
-                                          lambda engine: engine.best_move(position, d1, d2, cube=cube))
+                                          lambda engine: engine.best_move(position, d1, d2, cube=cube,
+                                                                           rolls=request.rolls))
         return EngineMoveOut(variant=position.variant, dice=[d1, d2], ply=ply, cubeful=cube is not None,
                              cube=cube_out(cube) if cube is not None else None, move=move_out(move),
                              time_ms=seconds * 1000)
+
+    @app.post("/v1/handover", response_model=HandoverOut, responses={**BAD_INPUT, **ENGINE_ERRORS},
+              tags=["engine"])
+    async def handover(request: HandoverRequest):
+        """The opponent's best play of a gul bara cascade's handover: ``position`` is seen from the player
+        who plays the share (the cascade mover's opponent: flip the mover's ``move.position``), ``handover``
+        the ``move.handover`` list of a hint or engine move. The share is chosen by the engine's evaluation
+        of the position after it, where that player rolls next."""
+        position = parse_source(request).position
+        if position.variant != "gulbara":
+            raise BadInput(f"handover: a handover belongs to a gul bara cascade, not {position.variant}")
+        ply = checked_ply(request.ply, settings)
+        given = [(die, count) for die, count in request.handover]
+        share, seconds = await engine_call(pool, position, ply, lambda engine: engine.handover(position, given),
+                                           field="handover")
+        return HandoverOut(variant=position.variant, ply=ply, handover=[list(h) for h in given],
+                           move=move_out(share), time_ms=seconds * 1000)
 
     @app.post("/v1/cube", response_model=CubeDecisionOut, responses={**BAD_INPUT, **ENGINE_ERRORS}, tags=["engine"])
     async def cube_decision(request: CubeRequest):

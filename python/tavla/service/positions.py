@@ -19,7 +19,7 @@ from typing import Any, Callable, Optional, Sequence
 import tavla
 
 from ..cube_view import text_carries_cube
-from .schemas import MoveOut, PlainPosition, PositionOut, PositionSource
+from .schemas import CascadeStepPlayOut, MoveOut, PlainPosition, PositionOut, PositionSource
 
 
 class BadInput(ValueError):
@@ -157,4 +157,12 @@ def move_out(move: Any) -> MoveOut:
         head_used=move.head_used,
         position=position_out(move.position),
         game_over=move.position.is_game_over(),
+        handover=[[die, count] for die, count in getattr(move, "handover", ())],
+        cascade_steps=[cascade_step_out(number, step) for number, step in getattr(move, "cascade_steps", ())],
     )
+
+
+def cascade_step_out(number: int, step: Any) -> CascadeStepPlayOut:
+    return CascadeStepPlayOut(number=number, notation=step.notation, steps=[[a, b] for a, b in step.steps],
+                              hits=list(step.hits), moves_played=step.moves_played,
+                              position=position_out(step.position))

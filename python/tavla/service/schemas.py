@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, Literal, Optional, Union
+from typing import Dict, List, Literal, Optional, Tuple, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import Annotated
@@ -99,15 +99,36 @@ CUBE_FIELD = ("the cube state: when given, plays are ranked by cubeful equity (m
               "match); left out, cubeless")
 
 
+ROLLS_FIELD = ("the rolls of the game already made before this one (0 for the game's first roll). In gul bara a "
+               "double after the first cascade_after_rolls rolls (a rule option, 3 by default) cascades, and the "
+               "answer is the mover's whole part of the cascade; left out, the roll is taken to be past them")
+
+
 class HintRequest(DiceRequest):
     ply: Optional[int] = Field(None, ge=0, description="search depth; the service's default when left out")
     top: int = Field(5, ge=1, description="how many candidates to answer")
     cube: Optional[CubeIn] = Field(None, description=CUBE_FIELD)
+    rolls: Optional[int] = Field(None, ge=0, description=ROLLS_FIELD)
 
 
 class EngineMoveRequest(DiceRequest):
     ply: Optional[int] = Field(None, ge=0)
     cube: Optional[CubeIn] = Field(None, description=CUBE_FIELD)
+    rolls: Optional[int] = Field(None, ge=0, description=ROLLS_FIELD)
+
+
+# [die, count]; a tuple is not strict about being given as a JSON array (strict mode wants a Python
+# tuple), while its two numbers stay strict integers.
+HandoverItem = Annotated[Tuple[Annotated[int, Field(ge=1, le=6, strict=True)],
+                               Annotated[int, Field(ge=1, le=4, strict=True)]], Field(strict=False)]
+
+
+class HandoverRequest(PositionSource):
+    handover: List[HandoverItem] = Field(
+        min_length=1, max_length=6,
+        description="the [die, count] list a gul bara cascade passes to the opponent, as a hint's move.handover "
+        "gives it: consecutive numbers up to 6, each count 4 except the first (1 to 4)")
+    ply: Optional[int] = Field(None, ge=0, description="search depth; the service's default when left out")
 
 
 class CubeRequest(PositionSource):
@@ -128,6 +149,15 @@ class PositionOut(BaseModel):
     rules: Dict[str, RuleValue]
 
 
+class CascadeStepPlayOut(BaseModel):
+    number: int = Field(description="the cascade number this step plays")
+    notation: str = Field(description='the step\'s play, e.g. "24/20(4)"; "no move" when none of it could be played')
+    steps: List[List[int]] = Field(description="[from, to] per checker step; 25 is the bar, 0 is off")
+    hits: List[bool]
+    moves_played: int = Field(description="moves of the number played (4, or fewer where the part ends)")
+    position: PositionOut = Field(description="after the step, from the mover's side")
+
+
 class MoveOut(BaseModel):
     notation: str = Field(description='"24/18 13/11", "bar/22*", "6/off", "no move" for a pass')
     steps: List[List[int]] = Field(description="[from, to] per checker step; 25 is the bar, 0 is off")
@@ -137,6 +167,13 @@ class MoveOut(BaseModel):
     head_used: int = Field(description="checkers that left the head (nardy, gul bara); a cascade's total so far")
     position: PositionOut = Field(description="after the play, still from the mover's side")
     game_over: bool
+    handover: List[List[int]] = Field(
+        default_factory=list,
+        description="a whole gul bara cascade part: the [die, count] moves passed to the opponent, in the order it "
+        "plays them ([] when none, and for any other play)")
+    cascade_steps: List[CascadeStepPlayOut] = Field(
+        default_factory=list,
+        description="a whole gul bara cascade part: each number's step in order ([] for any other play)")
 
 
 class PositionInfo(BaseModel):
@@ -204,6 +241,15 @@ class EngineMoveOut(BaseModel):
     cubeful: bool = Field(False, description="whether the play was chosen by cubeful equity")
     cube: Optional[CubeOut] = None
     move: MoveOut
+    time_ms: float
+
+
+class HandoverOut(BaseModel):
+    variant: str
+    ply: int
+    handover: List[List[int]] = Field(description="the handover played, as requested")
+    move: MoveOut = Field(description="the opponent's best share: its steps in cascade_steps; position is after the "
+                          "share, from the side of the player who played it (it rolls next)")
     time_ms: float
 
 

@@ -404,6 +404,9 @@ function randomDice() {
   return [die(), die()];
 }
 
+// The game's rolls made before the current one, as /v1/hint and /v1/engine-move take them: a gul bara
+// double the board does not play as a cascade must not be answered as one.
+const rollsBefore = () => Math.max(0, S.rolls - 1);
 const cascadeAfter = () => (S.rules.cascade_after_rolls === undefined ? 3 : S.rules.cascade_after_rolls);
 
 // A normal roll for the side on roll. In gul bara, a double after the game's first few rolls starts
@@ -468,7 +471,7 @@ async function fetchHint() {
   }
   if (!S.dice) startRoll(chosenDice());
   const token = ++S.asked;
-  const r = await api("/v1/hint", { position: current(), dice: S.dice, top: 10, ...cubeful(S.onRoll) });
+  const r = await api("/v1/hint", { position: current(), dice: S.dice, top: 10, rolls: rollsBefore(), ...cubeful(S.onRoll) });
   if (token !== S.asked) return;
   if (r.status === 503) {
     status(`Hints need the engine: ${r.data.error}. Showing the legal moves instead.`, true);
@@ -681,7 +684,8 @@ async function engineMove() {
     return engineCascadeStep(got.moves);
   }
   if (S.engineMode !== "random") {
-    const r = await api("/v1/engine-move", { position: current(), dice: S.dice, ...cubeful(S.onRoll) });
+    const r = await api("/v1/engine-move", { position: current(), dice: S.dice, rolls: rollsBefore(),
+                                                   ...cubeful(S.onRoll) });
     if (r.ok) { S.engineMode = "engine"; return r.data.move; }
     if (r.status !== 503) throw new Error(r.data.error);
     S.engineMode = "random";   // no engine in this build (or it is busy): fall back, and say so
