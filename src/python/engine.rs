@@ -156,8 +156,8 @@ impl PyEngine {
         &self,
         py: Python<'_>,
         position: &PyPosition,
-        d1: i64,
-        d2: i64,
+        d1: &Bound<'_, PyAny>,
+        d2: &Bound<'_, PyAny>,
         cube: Option<&PyCubeState>,
         rolls: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<(PyMove, Evaluation, f64, u8, Option<f64>)>> {
@@ -203,8 +203,19 @@ fn rolls_made(rolls: Option<&Bound<'_, PyAny>>) -> PyResult<u32> {
     Ok(n.min(crate::cascade::LATE as i128) as u32)
 }
 
-fn dice(d1: i64, d2: i64) -> PyResult<(u8, u8)> {
+fn dice(d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>) -> PyResult<(u8, u8)> {
+    let d1: i64 = super::whole_arg(d1, "d1")?;
+    let d2: i64 = super::whole_arg(d2, "d2")?;
     Ok((check_die(d1).map_err(value_error)?, check_die(d2).map_err(value_error)?))
+}
+
+/// `top`: how many candidates a hint lists, at least 1 (default 5).
+fn top_count(top: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    let top: usize = super::opt_whole_arg(top, "top")?.unwrap_or(5);
+    if top == 0 {
+        return Err(PyValueError::new_err("top must be at least 1 (the number of candidates to list)"));
+    }
+    Ok(top)
 }
 
 #[pymethods]
@@ -213,8 +224,9 @@ impl PyEngine {
     /// filter_min=3, filter_keep=8, filter_margin=0.16, inner_min=1,
     /// inner_keep=2, inner_margin=0.04, **rules)`.
     #[new]
-    #[pyo3(signature = (variant = "backgammon", ply = 1, **options))]
-    fn new(py: Python<'_>, variant: &str, ply: i64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    #[pyo3(signature = (variant = "backgammon", ply = None, **options))]
+    fn new(py: Python<'_>, variant: &str, ply: Option<&Bound<'_, PyAny>>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let ply: i64 = super::opt_whole_arg(ply, "ply")?.unwrap_or(1);
         if !(0..=4).contains(&ply) {
             return Err(PyValueError::new_err(format!("ply must be 0 to 4, not {ply}")));
         }
@@ -254,7 +266,8 @@ impl PyEngine {
             }
         }
         let rules = rules_from_kwargs(variant, Some(&py_rules)).map_err(|e| {
-            PyValueError::new_err(format!("{e} (engine options are {})", ENGINE_OPTIONS.join(", ")))
+            // The rule error's own message, without its type name in front.
+            PyValueError::new_err(format!("{} (engine options are {})", e.value(py), ENGINE_OPTIONS.join(", ")))
         })?;
         let evaluator: Arc<dyn Evaluator> = Arc::from(evaluator_by_name(&evaluator_name, rules.variant).map_err(value_error)?);
         Ok(PyEngine { evaluator, config, rules, met })
@@ -288,18 +301,19 @@ impl PyEngine {
     /// first `cascade_after_rolls` rolls cascades, and each candidate is then
     /// a whole part of the cascade, with its `handover`); by default past
     /// them.
-    #[pyo3(signature = (position, d1, d2, top = 5, cube = None, rolls = None))]
+    #[pyo3(signature = (position, d1, d2, top = None, cube = None, rolls = None))]
     #[allow(clippy::too_many_arguments)]
     fn hint(
         &self,
         py: Python<'_>,
         position: &PyPosition,
-        d1: i64,
-        d2: i64,
-        top: usize,
+        d1: &Bound<'_, PyAny>,
+        d2: &Bound<'_, PyAny>,
+        top: Option<&Bound<'_, PyAny>>,
         cube: Option<&PyCubeState>,
         rolls: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<PyCandidate>> {
+        let top = top_count(top)?;
         let rows = self.ranked(py, position, d1, d2, cube, rolls)?;
         let best = rows[0].2;
         rows.into_iter()
@@ -324,8 +338,8 @@ impl PyEngine {
         &self,
         py: Python<'_>,
         position: &PyPosition,
-        d1: i64,
-        d2: i64,
+        d1: &Bound<'_, PyAny>,
+        d2: &Bound<'_, PyAny>,
         cube: Option<&PyCubeState>,
         rolls: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyMove> {
@@ -378,7 +392,9 @@ impl PyEngine {
     /// points against one needing `opponent_away` (`post_crawford`: after
     /// the Crawford game).
     #[pyo3(signature = (away, opponent_away, post_crawford = false))]
-    fn match_equity(&self, away: i64, opponent_away: i64, post_crawford: bool) -> PyResult<f64> {
+    fn match_equity(&self, away: &Bound<'_, PyAny>, opponent_away: &Bound<'_, PyAny>, post_crawford: bool) -> PyResult<f64> {
+        let away: i64 = super::whole_arg(away, "away")?;
+        let opponent_away: i64 = super::whole_arg(opponent_away, "opponent_away")?;
         for (what, a) in [("away", away), ("opponent_away", opponent_away)] {
             if !(1..=64).contains(&a) {
                 return Err(PyValueError::new_err(format!("{what} must be 1 to 64, not {a}")));
@@ -388,7 +404,7 @@ impl PyEngine {
     }
 
     /// (best play, nodes searched): for benchmarks.
-    fn _best_move_nodes(&self, py: Python<'_>, position: &PyPosition, d1: i64, d2: i64) -> PyResult<(PyMove, u64)> {
+    fn _best_move_nodes(&self, py: Python<'_>, position: &PyPosition, d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>) -> PyResult<(PyMove, u64)> {
         self.check_position(position)?;
         let (d1, d2) = dice(d1, d2)?;
         let pos = position.inner;
