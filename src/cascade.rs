@@ -141,6 +141,21 @@ impl Paths {
 /// `score` (higher is better for the mover), or all of them with `None`.
 pub type StepScore<'a> = &'a mut dyn FnMut(&[Position]) -> Vec<f32>;
 
+/// The states that go on to the next number: all of them, or with
+/// `prune` the best `keep` by its score, in their first-found order.
+fn keep_best(order: Vec<(State, u32)>, prune: &mut Option<(usize, StepScore)>) -> Vec<(State, u32)> {
+    let Some((keep, score)) = prune.as_mut() else { return order };
+    if order.len() <= *keep {
+        return order;
+    }
+    let scores = score(&order.iter().map(|((p, _), _)| *p).collect::<Vec<_>>());
+    let mut ranked: Vec<usize> = (0..order.len()).collect();
+    ranked.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+    ranked.truncate(*keep);
+    ranked.sort_unstable();
+    ranked.into_iter().map(|k| order[k]).collect()
+}
+
 /// Every distinct result of the mover's part of a cascade from `d`,
 /// merged by (position, handover).
 pub fn mover_parts(movegen: &mut MoveGen, pos: &Position, d: u8) -> Vec<CascadePart> {
@@ -188,16 +203,7 @@ fn parts(movegen: &mut MoveGen, pos: &Position, d: u8, mut prune: Option<(usize,
                 }
             }
         }
-        if let Some((keep, score)) = prune.as_mut() {
-            if order.len() > *keep {
-                let scores = score(&order.iter().map(|((p, _), _)| *p).collect::<Vec<_>>());
-                let mut ranked: Vec<usize> = (0..order.len()).collect();
-                ranked.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
-                ranked.truncate(*keep);
-                ranked.sort_unstable();
-                order = ranked.into_iter().map(|k| order[k]).collect();
-            }
-        }
+        let order = keep_best(order, &mut prune);
         frontier = order;
         if frontier.is_empty() {
             break;
@@ -247,16 +253,7 @@ fn shares(movegen: &mut MoveGen, pos: &Position, handover: &[(u8, u8)], mut prun
                 }
             }
         }
-        if let Some((keep, score)) = prune.as_mut() {
-            if order.len() > *keep {
-                let scores = score(&order.iter().map(|((p, _), _)| *p).collect::<Vec<_>>());
-                let mut ranked: Vec<usize> = (0..order.len()).collect();
-                ranked.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
-                ranked.truncate(*keep);
-                ranked.sort_unstable();
-                order = ranked.into_iter().map(|k| order[k]).collect();
-            }
-        }
+        let order = keep_best(order, &mut prune);
         frontier = order;
     }
     let mut seen = std::collections::HashSet::new();
