@@ -18,17 +18,14 @@ fn owner_name(owner: Owner) -> Option<&'static str> {
     }
 }
 
-/// A non-negative whole number that fits, or a ValueError naming `what`.
+/// A whole number from 0 to `max`, or a ValueError naming `what` (the
+/// package's one check of whole-number arguments, with this field's bound).
 fn count(obj: &Bound<'_, PyAny>, what: &str, max: u64) -> PyResult<u32> {
-    let bad = || PyValueError::new_err(format!("{what} must be a whole number from 0 to {max}, not {}", obj.repr().map(|r| r.to_string()).unwrap_or_default()));
-    if obj.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(bad());
+    let n: u32 = super::whole_arg(obj, what)?;
+    if n as u64 > max {
+        return Err(PyValueError::new_err(format!("{what} must be a whole number from 0 to {max}, not {n}")));
     }
-    let n: i128 = obj.extract().map_err(|_| bad())?;
-    if n < 0 || n > max as i128 {
-        return Err(bad());
-    }
-    Ok(n as u32)
+    Ok(n)
 }
 
 fn flag(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<bool> {

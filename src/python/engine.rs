@@ -191,16 +191,8 @@ impl PyEngine {
 
 /// The `rolls` argument: a whole number >= 0, or None for "past the first rolls".
 fn rolls_made(rolls: Option<&Bound<'_, PyAny>>) -> PyResult<u32> {
-    let Some(obj) = rolls.filter(|r| !r.is_none()) else { return Ok(crate::cascade::LATE) };
-    let bad = || PyValueError::new_err(format!("rolls must be a whole number >= 0 (the rolls of the game already made), not {}", obj.repr().map(|r| r.to_string()).unwrap_or_default()));
-    if obj.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(bad());
-    }
-    let n: i128 = obj.extract().map_err(|_| bad())?;
-    if n < 0 {
-        return Err(bad());
-    }
-    Ok(n.min(crate::cascade::LATE as i128) as u32)
+    let rolls: Option<u64> = super::opt_whole_arg(rolls, "rolls (the rolls of the game already made)")?;
+    Ok(rolls.map_or(crate::cascade::LATE, |n| n.min(crate::cascade::LATE as u64) as u32))
 }
 
 fn dice(d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>) -> PyResult<(u8, u8)> {
