@@ -225,21 +225,12 @@ impl Worker<'_> {
         let to_mine = |values: Vec<f64>| -> Vec<f64> { values.into_iter().map(|v| other_side(v, money)).collect() };
         // 0-ply: every reply under all the opponent's states; the opponent
         // takes its best reply, the mover its best choice.
-        let mut at = 0;
-        let mut scored: Vec<(Evaluation, Vec<f64>, usize)> = Vec::with_capacity(choices.len());
-        for (k, choice) in choices.iter().enumerate() {
-            let mut best: Option<(Evaluation, Vec<f64>)> = None;
-            for reply in &choice.replies {
-                let e = statics[at].0;
-                at += 1;
-                let values = self.leaf_values(reply, &e, &theirs, false, met);
-                if best.as_ref().is_none_or(|b| values[0] > b.1[0]) {
-                    best = Some((e, values));
-                }
-            }
-            let (e, values) = best.expect("a choice has a reply");
-            scored.push((e.invert(), to_mine(values), k));
-        }
+        let mut scored: Vec<(Evaluation, Vec<f64>, usize)> = self
+            .best_replies_at_zero(&choices, &statics, &theirs, met)
+            .into_iter()
+            .enumerate()
+            .map(|(k, (e, values))| (e.invert(), to_mine(values), k))
+            .collect();
         sort_by_equity(&mut scored, |s| s.1[0] as f32);
         if plies == 0 {
             let (e, values, _) = scored.swap_remove(0);
@@ -249,20 +240,61 @@ impl Worker<'_> {
         let mut best: Option<(Evaluation, Vec<f64>)> = None;
         for &(_, _, k) in &scored[..kept] {
             // The opponent's choice among its share's results, searched.
-            let mut theirs_best: Option<(Evaluation, Vec<f64>)> = None;
-            for reply in &choices[k].replies {
-                let (e, values) = self.cubeful_values(reply, &theirs, plies, false, rolls + 1, met);
-                if theirs_best.as_ref().is_none_or(|b| values[0] > b.1[0]) {
-                    theirs_best = Some((e, values));
-                }
-            }
-            let (e, values) = theirs_best.expect("a choice has a reply");
+            let (e, values) = self.best_reply_searched(&choices[k].replies, &theirs, plies, rolls, met);
             let values = to_mine(values);
             if best.as_ref().is_none_or(|b| values[0] > b.1[0]) {
                 best = Some((e.invert(), values));
             }
         }
         best.expect("the filter keeps at least one play")
+    }
+
+    /// For each choice, the opponent's best reply at 0-ply under `theirs`
+    /// (its first state decides) and that reply's cubeless evaluation;
+    /// `statics` are the replies' static evaluations, choice after choice.
+    fn best_replies_at_zero(
+        &self,
+        choices: &[super::RollChoice],
+        statics: &[(Evaluation, bool)],
+        theirs: &[Option<CubeState>],
+        met: &MatchEquityTable,
+    ) -> Vec<(Evaluation, Vec<f64>)> {
+        let mut at = 0;
+        choices
+            .iter()
+            .map(|choice| {
+                let mut best: Option<(Evaluation, Vec<f64>)> = None;
+                for reply in &choice.replies {
+                    let e = statics[at].0;
+                    at += 1;
+                    let values = self.leaf_values(reply, &e, theirs, false, met);
+                    if best.as_ref().is_none_or(|b| values[0] > b.1[0]) {
+                        best = Some((e, values));
+                    }
+                }
+                best.expect("a choice has a reply")
+            })
+            .collect()
+    }
+
+    /// The opponent's best of `replies`, each searched `plies` deep under
+    /// `theirs` (its first state decides), the roll after `rolls`.
+    fn best_reply_searched(
+        &mut self,
+        replies: &[Position],
+        theirs: &[Option<CubeState>],
+        plies: u8,
+        rolls: u32,
+        met: &MatchEquityTable,
+    ) -> (Evaluation, Vec<f64>) {
+        let mut best: Option<(Evaluation, Vec<f64>)> = None;
+        for reply in replies {
+            let (e, values) = self.cubeful_values(reply, theirs, plies, false, rolls + 1, met);
+            if best.as_ref().is_none_or(|b| values[0] > b.1[0]) {
+                best = Some((e, values));
+            }
+        }
+        best.expect("a choice has a reply")
     }
 }
 
@@ -458,35 +490,19 @@ pub fn analyze_cubeful_at(
         CubefulCandidate { play: choices[k].play, cascade: choices[k].part.clone(), evaluation: e, equity, mwc, ply }
     };
     // The opponent's best reply (share result) for each choice, at 0-ply.
-    let mut at = 0;
-    let mut candidates: Vec<(CubefulCandidate, usize)> = Vec::with_capacity(choices.len());
-    for (k, choice) in choices.iter().enumerate() {
-        let mut best: Option<(Evaluation, f64)> = None;
-        for reply in &choice.replies {
-            let e = statics[at].0;
-            at += 1;
-            let v = root.leaf_values(reply, &e, &theirs, false, met)[0];
-            if best.is_none_or(|b| v > b.1) {
-                best = Some((e, v));
-            }
-        }
-        let (e, v) = best.expect("a choice has a reply");
-        candidates.push((candidate(k, e.invert(), v, 0), k));
-    }
+    let mut candidates: Vec<(CubefulCandidate, usize)> = root
+        .best_replies_at_zero(&choices, &statics, &theirs, met)
+        .into_iter()
+        .enumerate()
+        .map(|(k, (e, values))| (candidate(k, e.invert(), values[0], 0), k))
+        .collect();
     sort_by_equity(&mut candidates, |c| c.0.equity as f32);
     let mut nodes = root.nodes;
     if config.ply > 0 && candidates.len() > 1 {
         let kept = filtered(&candidates, config.root_filter, |c| c.0.equity as f32);
         let (deep, n) = parallel(evaluator, config, kept, |w, j| {
-            let k = candidates[j].1;
-            let mut best: Option<(Evaluation, f64)> = None;
-            for reply in &choices[k].replies {
-                let (e, values) = w.cubeful_values(reply, &theirs, config.ply, false, rolls + 1, met);
-                if best.is_none_or(|b| values[0] > b.1) {
-                    best = Some((e, values[0]));
-                }
-            }
-            best.expect("a choice has a reply")
+            let (e, values) = w.best_reply_searched(&choices[candidates[j].1].replies, &theirs, config.ply, rolls, met);
+            (e, values[0])
         });
         nodes += n;
         for (c, (e, v)) in candidates.iter_mut().zip(deep) {
