@@ -34,6 +34,7 @@
 
 use std::sync::OnceLock;
 
+use crate::dice::rolls;
 use crate::position::{Position, ME, THEM};
 use crate::variant::{Rules, Variant};
 
@@ -185,19 +186,6 @@ pub fn roll_results(home: &Home, d1: u8, d2: u8, rule: BearoffRule) -> Vec<Home>
     results.sort_unstable();
     results.dedup();
     results
-}
-
-/// The 21 distinct rolls with their probabilities (doubles 1/36, others 2/36).
-pub fn rolls() -> [(u8, u8, f64); 21] {
-    let mut out = [(0, 0, 0.0); 21];
-    let mut k = 0;
-    for d1 in 1..=6u8 {
-        for d2 in d1..=6u8 {
-            out[k] = (d1, d2, if d1 == d2 { 1.0 / 36.0 } else { 2.0 / 36.0 });
-            k += 1;
-        }
-    }
-    out
 }
 
 /// A distribution of a number of rolls: `p[n]` = probability of exactly n.
@@ -423,7 +411,7 @@ pub fn tables(rule: BearoffRule) -> &'static Tables {
 /// bear-off the tables cover: every checker of both sides home (or off) and
 /// the game not over.
 pub fn bearoff_homes(pos: &Position) -> Option<(Home, Home)> {
-    if crate::eval::game_result(pos).is_some() || !pos.all_home(ME) || !pos.all_home(THEM) {
+    if crate::outcome::game_result(pos).is_some() || !pos.all_home(ME) || !pos.all_home(THEM) {
         return None;
     }
     BearoffRule::for_rules(pos.rules())?;

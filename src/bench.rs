@@ -84,7 +84,7 @@ pub fn eval_rate(evaluator: &dyn Evaluator, variant: Variant, min_seconds: f64) 
     let mut movegen = MoveGen::new();
     let mut plays = Vec::new();
     for (pos, _, _) in bench_positions(variant) {
-        for (d1, d2, _) in crate::bearoff::rolls() {
+        for (d1, d2, _) in crate::dice::rolls() {
             movegen.legal_moves(&pos, d1, d2, &mut plays);
             positions.extend(plays.iter().map(|m| m.position.flip()).filter(|p| game_result(p).is_none()));
         }

@@ -8,7 +8,9 @@
 //! - [`movegen`]: legal turns and gul bara cascade steps;
 //! - [`notation`]: the usual move notation ("24/18 13/11", "bar/22*");
 //! - [`batch`]: many positions at once, on all cores;
-//! - [`dice`]: seeded dice;
+//! - [`dice`]: the one seeded generator (dice, named draws) and the 21 rolls;
+//! - [`outcome`]: what a game's end is worth (the five probabilities, equity, results);
+//! - [`turn`]: the one turn driver (what a roll does in every variant) and the chooser trait;
 //! - [`cascade`]: gul bara's cascading doubles as whole turns (the mover's part, the opponent's share);
 //! - [`game`]: whole games and matches, the cube, trivial players;
 //! - [`cube`]: cube decisions and cubeful equity, match equity tables;
@@ -32,10 +34,12 @@ pub mod game;
 pub mod movegen;
 pub mod nn;
 pub mod notation;
+pub mod outcome;
 pub mod perft;
 pub mod position;
 pub mod rollout;
 pub mod search;
+pub mod turn;
 pub mod variant;
 
 #[cfg(feature = "python")]

@@ -16,7 +16,8 @@ use crate::bearoff::bearoff_probabilities;
 use crate::movegen::MoveGen;
 use crate::eval::{final_evaluation, game_result};
 use crate::nn::td::{play_roll, Nets};
-use crate::nn::{equity, invert, Mlp, SplitMix, OUTPUTS};
+use crate::dice::Dice;
+use crate::nn::{equity, invert, Mlp, OUTPUTS};
 use crate::position::Position;
 use crate::variant::Variant;
 
@@ -38,7 +39,7 @@ fn trial(
     nets: Nets,
     start: &Position,
     first_roll: usize,
-    rng: &mut SplitMix,
+    rng: &mut Dice,
     gen: &mut MoveGen,
     exact_bearoff: bool,
 ) -> [f32; OUTPUTS] {
@@ -84,7 +85,7 @@ pub fn rollout(nets: Nets, start: &Position, trials: usize, seed: u64, threads: 
                     (k..trials)
                         .step_by(threads)
                         .map(|t| {
-                            let mut rng = SplitMix::new(seed ^ (t as u64).wrapping_mul(0xA24B_AED4_963E_E407));
+                            let mut rng = Dice::training(seed ^ (t as u64).wrapping_mul(0xA24B_AED4_963E_E407));
                             (t, trial(nets, start, t % 36, &mut rng, &mut gen, false))
                         })
                         .collect::<Vec<_>>()
@@ -111,7 +112,7 @@ pub fn rollout_labels(net: &Mlp, positions: &[Position], trials: usize, seed: u6
         let mut sum = [0f64; OUTPUTS];
         for t in 0..trials {
             let stream = ((k as u64) << 24 | t as u64).wrapping_mul(0xA24B_AED4_963E_E407);
-            let mut rng = SplitMix::new(seed ^ stream);
+            let mut rng = Dice::training(seed ^ stream);
             let o = trial(Nets::one(net), &positions[k], t % 36, &mut rng, gen, true);
             for (s, v) in sum.iter_mut().zip(o) {
                 *s += v as f64;

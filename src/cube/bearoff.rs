@@ -18,7 +18,8 @@
 use std::sync::OnceLock;
 
 use super::state::Owner;
-use crate::bearoff::{bearoff_homes, rolls, BearoffRule, TwoSidedLayout, TWO_SIDED_CHECKERS};
+use crate::dice::rolls;
+use crate::bearoff::{bearoff_homes, BearoffRule, TwoSidedLayout, TWO_SIDED_CHECKERS};
 use crate::position::Position;
 
 /// The three no-double values of every small bear-off pair.

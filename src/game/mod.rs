@@ -1,5 +1,7 @@
-//! Whole games: the opening roll-off, dice, turns, passes, the doubling cube,
-//! gul bara's cascades, and the result, as `shared/RULES.md` states them.
+//! Whole games: the opening roll-off, dice, the doubling cube, the record of
+//! what happened, and the result, as `shared/RULES.md` states them. What a
+//! roll does (turns, gul bara's cascades, the last-roll draw) is the one turn
+//! driver's, [`crate::turn`]; a game drives it.
 //!
 //! A [`Game`] knows whose turn it is and what may happen next (its
 //! [`Phase`]); every action is checked and refused with a message naming the
@@ -16,8 +18,9 @@ pub mod result;
 
 use crate::dice::Dice;
 use crate::error::{Error, Result};
-use crate::movegen::{check_die, with_generator, Move, Play};
-use crate::position::{Position, CHECKERS, ME};
+use crate::movegen::{check_die, Move, Play};
+use crate::position::Position;
+use crate::turn::{Finish, Progress, TurnDriver};
 use crate::variant::{Rules, Variant};
 
 pub use cube::{Cube, CubeRules};
@@ -85,36 +88,16 @@ pub enum Event {
     Pass { player: usize },
 }
 
-/// The numbers of a gul bara cascade still to be played, and by whom.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Cascade {
-    /// (number, moves) still to play, in order; the first is being played.
-    steps: Vec<(u8, u8)>,
-    /// Head checkers used so far in this share (the head rule's count).
-    head_used: u8,
-    /// The opponent is playing the roller's unplayed moves.
-    handed_over: bool,
-}
-
 #[derive(Clone, Debug)]
 pub struct Game {
     rules: Rules,
     cube_rules: CubeRules,
     stakes: Stakes,
     dice_source: Dice,
-    /// Seen from `turn`.
-    position: Position,
-    turn: usize,
-    starter: Option<usize>,
+    /// The board, whose turn it is and what a roll does: the one turn driver.
+    board: TurnDriver,
     phase: Phase,
-    dice: Option<[u8; 2]>,
-    /// Rolls of two dice so far, both players (the roll-off not counted).
-    rolls: u32,
     cube: Cube,
-    cascade: Option<Cascade>,
-    /// `last_roll_draw`: the starter has finished and the other plays its last turn.
-    last_turn: bool,
-    moves: Vec<Move>,
     history: Vec<Event>,
     result: Option<GameResult>,
     /// Where the game began when not from the start: (snapshot, rolls, starter).
@@ -142,16 +125,9 @@ impl Game {
             cube_rules,
             stakes,
             dice_source: Dice::new(seed),
-            position: Position::start(rules),
-            turn: 0,
-            starter: None,
+            board: TurnDriver::new(rules, Position::start(rules), 0, 0, None),
             phase: Phase::OpeningRoll,
-            dice: None,
-            rolls: 0,
             cube: Cube::default(),
-            cascade: None,
-            last_turn: false,
-            moves: Vec::new(),
             history: Vec::new(),
             result: None,
             origin: None,
@@ -174,19 +150,15 @@ impl Game {
         if s.double_offered && s.dice.is_some() {
             return Err(Error::new("a double is offered before rolling, so there cannot be dice as well"));
         }
-        game.position = s.position;
-        game.turn = s.turn;
-        game.starter = starter;
+        game.board = TurnDriver::new(*s.rules(), s.position, s.turn, rolls, starter);
         game.cube = s.cube;
-        game.rolls = rolls;
         game.phase = Phase::Roll;
         game.origin = Some((*s, rolls, starter));
         if s.double_offered {
             game.cube.check_double(s.turn, &s.cube_rules, s.stakes.crawford_game)?;
             game.phase = Phase::DoubleOffered;
         } else if let Some(d) = s.dice {
-            game.rolls += 1;
-            game.begin_turn(d);
+            game.begin_turn(d)?;
         }
         Ok(game)
     }
@@ -234,51 +206,67 @@ impl Game {
     }
     /// The player to act: on roll, to move, or (while a double is offered) the doubler.
     pub fn turn(&self) -> usize {
-        self.turn
+        self.board.seat()
     }
     /// The player who must answer an offered double.
     pub fn decider(&self) -> Option<usize> {
-        (self.phase == Phase::DoubleOffered).then_some(1 - self.turn)
+        (self.phase == Phase::DoubleOffered).then_some(1 - self.turn())
     }
     pub fn starter(&self) -> Option<usize> {
-        self.starter
+        self.board.starter()
     }
     /// The position seen from the player whose turn it is.
     pub fn position(&self) -> &Position {
-        &self.position
+        self.board.position()
     }
     /// The position seen from `player`.
     pub fn position_for(&self, player: usize) -> Position {
-        if player == self.turn {
-            self.position
-        } else {
-            self.position.flip()
-        }
+        self.board.position_for(player)
     }
     /// The dice of the turn being played (None before the roll).
     pub fn dice(&self) -> Option<[u8; 2]> {
-        self.dice
+        self.board.dice()
     }
     /// The cascade step being played: (number, moves asked), gul bara only.
     pub fn cascade_step(&self) -> Option<(u8, u8)> {
-        self.cascade.as_ref().map(|c| c.steps[0])
+        self.board.cascade_step()
+    }
+    /// The cascade's numbers still to play by the player on turn, the
+    /// current step first: what a whole-cascade choice is asked for.
+    pub fn cascade_left(&self) -> &[(u8, u8)] {
+        self.board.cascade_left()
     }
     /// Whether the player on turn is playing the opponent's unplayed cascade moves.
     pub fn is_cascade_handover(&self) -> bool {
-        self.cascade.as_ref().is_some_and(|c| c.handed_over)
+        self.board.is_handover()
     }
+    /// Rolls of two dice so far, both players (the roll-off not counted; the
+    /// roll being played counted).
     pub fn rolls(&self) -> u32 {
-        self.rolls
+        self.board.rolls()
+    }
+    /// Rolls made before the one being played (before the next one, between
+    /// rolls): what decides whether a gul bara double cascades.
+    pub fn rolls_before(&self) -> u32 {
+        self.board.rolls_before()
     }
     pub fn cube(&self) -> Cube {
         self.cube
     }
     pub fn is_last_turn(&self) -> bool {
-        self.last_turn
+        self.board.is_last_turn()
     }
     /// The legal moves now (empty outside the move phase; one empty move for a pass).
     pub fn legal_moves(&self) -> &[Move] {
-        &self.moves
+        if self.phase == Phase::Move {
+            self.board.legal_moves()
+        } else {
+            &[]
+        }
+    }
+    /// The board and its turn driver.
+    pub fn board(&self) -> &TurnDriver {
+        &self.board
     }
     /// The snapshot the game continued from (with its `rolls` and `starter`),
     /// or None for a game from the start.
@@ -303,10 +291,10 @@ impl Game {
                 self.phase.name()
             )));
         }
-        if self.last_turn {
+        if self.is_last_turn() {
             return Err(Error::new("no doubling during the last turn of a finished game"));
         }
-        self.cube.check_double(self.turn, &self.cube_rules, self.stakes.crawford_game)
+        self.cube.check_double(self.turn(), &self.cube_rules, self.stakes.crawford_game)
     }
 
     pub fn may_double(&self) -> bool {
@@ -341,12 +329,9 @@ impl Game {
             return Ok(None);
         }
         let starter = if dice[0] > dice[1] { 0 } else { 1 };
-        self.starter = Some(starter);
-        self.turn = starter;
-        self.position = Position::start(self.rules);
+        self.board = TurnDriver::start(self.rules, starter);
         if self.rules.variant == Variant::Backgammon {
-            self.rolls = 1;
-            self.begin_turn([dice[starter], dice[1 - starter]]);
+            self.begin_turn([dice[starter], dice[1 - starter]])?;
         } else {
             self.phase = Phase::Roll;
         }
@@ -367,8 +352,7 @@ impl Game {
         self.expect_phase(Phase::OpeningRoll, "begin")?;
         let starter = check_player(starter)?;
         self.history.push(Event::Begin { starter });
-        self.starter = Some(starter);
-        self.turn = starter;
+        self.board.set_starter(starter);
         self.phase = Phase::Roll;
         Ok(())
     }
@@ -382,53 +366,39 @@ impl Game {
             Some(d) => check_dice(d)?,
             None => self.dice_source.roll(),
         };
-        self.history.push(Event::Roll { player: self.turn, dice });
-        self.rolls += 1;
-        self.begin_turn(dice);
+        self.history.push(Event::Roll { player: self.turn(), dice });
+        self.begin_turn(dice)?;
         Ok(dice)
     }
 
-    fn begin_turn(&mut self, dice: [u8; 2]) {
-        self.dice = Some(dice);
+    fn begin_turn(&mut self, dice: [u8; 2]) -> Result<()> {
+        self.board.roll(dice)?;
         self.phase = Phase::Move;
-        // `rolls` already counts this roll.
-        let cascades = crate::cascade::cascades(&self.rules, self.rolls.saturating_sub(1), dice[0], dice[1]);
-        if cascades {
-            let steps = (dice[0]..=6).map(|d| (d, 4)).collect();
-            self.cascade = Some(Cascade { steps, head_used: 0, handed_over: false });
-            self.generate_step();
-        } else {
-            let pos = self.position;
-            with_generator(|g| g.legal_moves(&pos, dice[0], dice[1], &mut self.moves));
-        }
-    }
-
-    fn generate_step(&mut self) {
-        let c = self.cascade.as_ref().expect("a cascade is being played");
-        let (die, count) = c.steps[0];
-        let head_used = c.head_used;
-        let pos = self.position;
-        with_generator(|g| g.cascade_step(&pos, die, count, head_used, &mut self.moves));
+        Ok(())
     }
 
     /// Plays the legal move with this index.
     pub fn play(&mut self, index: usize) -> Result<()> {
         self.expect_phase(Phase::Move, "move")?;
-        let Some(&m) = self.moves.get(index) else {
-            return Err(Error::new(format!(
-                "move {index} does not exist: there are {} legal moves (0 to {})",
-                self.moves.len(),
-                self.moves.len().saturating_sub(1)
-            )));
+        let Some(&m) = self.board.legal_moves().get(index) else {
+            return self.board.play_index(index).map(|_| ());
         };
-        self.apply(m);
+        let (player, step) = (self.turn(), self.cascade_step());
+        let progress = self.board.play_index(index)?;
+        self.history.push(Event::Move { player, play: m.play, step });
+        match progress {
+            Progress::Step => {}
+            Progress::TurnOver => self.phase = Phase::Roll,
+            Progress::GameOver(Finish::Won { winner, multiplier }) => self.finish(Some(winner), multiplier, Ending::BoreOff),
+            Progress::GameOver(Finish::Draw) => self.finish(None, 0, Ending::Draw),
+        }
         Ok(())
     }
 
     /// Plays the legal move leading to the same position as `m`.
     pub fn play_move(&mut self, m: &Move) -> Result<()> {
         self.expect_phase(Phase::Move, "move")?;
-        match self.moves.iter().position(|x| x.position == m.position) {
+        match self.board.find(m) {
             Some(i) => self.play(i),
             None => Err(Error::new(format!(
                 "{} is not a legal move here",
@@ -437,93 +407,20 @@ impl Game {
         }
     }
 
+    /// Plays several steps in a row (a whole cascade part or share), each
+    /// checked as [`Game::play_move`]; on a refusal the steps before it stay played.
+    pub fn play_moves(&mut self, moves: &[Move]) -> Result<()> {
+        for (k, m) in moves.iter().enumerate() {
+            self.play_move(m).map_err(|e| Error::new(format!("step {} of {}: {e}", k + 1, moves.len())))?;
+        }
+        Ok(())
+    }
+
     /// Plays a move written in the usual notation ("24/18 13/11", "bar/22*").
     pub fn play_text(&mut self, text: &str) -> Result<()> {
         self.expect_phase(Phase::Move, "move")?;
-        let i = entry::find_move(&self.position, &self.moves, text)?;
+        let i = entry::find_move(self.board.position(), self.board.legal_moves(), text)?;
         self.play(i)
-    }
-
-    fn apply(&mut self, m: Move) {
-        let step = self.cascade_step();
-        self.history.push(Event::Move { player: self.turn, play: m.play, step });
-        self.position = m.position;
-        if m.position.off(ME) == CHECKERS {
-            self.mover_finished();
-            return;
-        }
-        let Some(mut cascade) = self.cascade.take() else {
-            self.end_turn();
-            return;
-        };
-        let (die, count) = cascade.steps.remove(0);
-        let played = m.moves_played() as u8;
-        cascade.head_used = m.head_used;
-        if !cascade.handed_over && played < count {
-            // The roller's share ends here: the unplayed moves of this number
-            // and all higher numbers go to the opponent.
-            if self.last_turn {
-                // The opponent has already finished the game.
-                self.end_turn();
-                return;
-            }
-            cascade.steps.insert(0, (die, count - played));
-            cascade.handed_over = true;
-            cascade.head_used = 0;
-            self.switch_sides();
-        }
-        if cascade.steps.is_empty() {
-            if cascade.handed_over {
-                // The opponent has played the hand-over and rolls its own turn.
-                self.phase = Phase::Roll;
-                self.dice = None;
-                self.moves.clear();
-            } else {
-                self.end_turn();
-            }
-            return;
-        }
-        self.cascade = Some(cascade);
-        self.generate_step();
-    }
-
-    fn switch_sides(&mut self) {
-        self.turn = 1 - self.turn;
-        self.position = self.position.flip();
-    }
-
-    fn end_turn(&mut self) {
-        self.cascade = None;
-        self.moves.clear();
-        self.dice = None;
-        if self.last_turn {
-            // The other player could not finish in its last turn: the starter wins.
-            self.switch_sides();
-            let multiplier = result::bear_off_multiplier(&self.position);
-            self.finish(Some(self.turn), multiplier, Ending::BoreOff);
-            return;
-        }
-        self.switch_sides();
-        self.phase = Phase::Roll;
-    }
-
-    fn mover_finished(&mut self) {
-        self.cascade = None;
-        self.moves.clear();
-        self.dice = None;
-        if self.last_turn {
-            self.finish(None, 0, Ending::Draw);
-        } else if self.rules.last_roll_draw
-            && self.rules.variant != Variant::Backgammon
-            && self.starter == Some(self.turn)
-        {
-            self.last_turn = true;
-            self.switch_sides();
-            self.phase = Phase::Roll;
-        } else {
-            let multiplier = result::bear_off_multiplier(&self.position);
-            self.finish(Some(self.turn), multiplier, Ending::BoreOff);
-        }
     }
 
     fn finish(&mut self, winner: Option<usize>, multiplier: u8, ending: Ending) {
@@ -547,7 +444,7 @@ impl Game {
     /// The player on turn offers a double (before rolling).
     pub fn double(&mut self) -> Result<()> {
         self.check_double()?;
-        self.history.push(Event::Double { player: self.turn });
+        self.history.push(Event::Double { player: self.turn() });
         self.phase = Phase::DoubleOffered;
         Ok(())
     }
@@ -555,8 +452,8 @@ impl Game {
     /// The opponent takes: it owns the cube at twice the value; the doubler rolls.
     pub fn take(&mut self) -> Result<()> {
         self.expect_phase(Phase::DoubleOffered, "take")?;
-        self.history.push(Event::Take { player: 1 - self.turn });
-        self.cube.take(1 - self.turn);
+        self.history.push(Event::Take { player: 1 - self.turn() });
+        self.cube.take(1 - self.turn());
         self.phase = Phase::Roll;
         Ok(())
     }
@@ -570,8 +467,8 @@ impl Game {
         if self.cube.value * 4 > self.cube_rules.max_value {
             return Err(Error::new(format!("a beaver would pass the cube limit of {}", self.cube_rules.max_value)));
         }
-        self.history.push(Event::Beaver { player: 1 - self.turn });
-        self.cube.beaver(1 - self.turn);
+        self.history.push(Event::Beaver { player: 1 - self.turn() });
+        self.cube.beaver(1 - self.turn());
         self.phase = Phase::Roll;
         Ok(())
     }
@@ -579,8 +476,8 @@ impl Game {
     /// The opponent passes and loses the game at the current cube value.
     pub fn pass(&mut self) -> Result<GameResult> {
         self.expect_phase(Phase::DoubleOffered, "pass")?;
-        self.history.push(Event::Pass { player: 1 - self.turn });
-        self.finish(Some(self.turn), 1, Ending::CubePassed);
+        self.history.push(Event::Pass { player: 1 - self.turn() });
+        self.finish(Some(self.turn()), 1, Ending::CubePassed);
         Ok(self.result.expect("just finished"))
     }
 

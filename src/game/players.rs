@@ -38,7 +38,7 @@ impl Strategy {
     /// The index of the chosen move (moves is never empty).
     pub fn choose(self, moves: &[Move], dice: &mut Dice) -> usize {
         match self {
-            Strategy::Random => dice.below(moves.len() as u32) as usize,
+            Strategy::Random => dice.below(moves.len()),
             Strategy::Greedy => {
                 let mut best = 0;
                 let mut best_score = i32::MIN;

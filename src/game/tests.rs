@@ -4,7 +4,7 @@ use super::players::{play_out, simulate, Strategy};
 use super::*;
 use crate::formats::Snapshot;
 use crate::game::matches::Match;
-use crate::position::THEM;
+use crate::position::{ME, THEM};
 use crate::variant::{NextGameStarter, OptionValue};
 
 fn arrays(points: &[(usize, i64)]) -> [i64; 25] {

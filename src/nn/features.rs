@@ -21,7 +21,7 @@
 //! Opposing checkers move up this mask (their bar at 0 towards my 24), mine
 //! move down it.
 
-use crate::bearoff::rolls;
+use crate::dice::rolls;
 use crate::position::{Position, BOARD_MASK, HOME_MASK, ME, THEM};
 
 /// How many features [`features`] returns.

@@ -42,7 +42,7 @@ pub struct Activations {
 impl Mlp {
     /// Small random weights from a fixed seed.
     pub fn new(inputs: usize, hidden: usize, seed: u64) -> Mlp {
-        let mut rng = crate::nn::SplitMix::new(seed);
+        let mut rng = crate::dice::Dice::training(seed);
         let scale1 = 1.0 / (inputs as f32).sqrt();
         let scale2 = 1.0 / (hidden as f32).sqrt();
         Mlp {
@@ -231,7 +231,7 @@ mod tests {
     #[test]
     fn blocked_first_layer_gives_the_same_bits_as_the_plain_loop() {
         let net = Mlp::new(245, 128, 3);
-        let mut rng = crate::nn::SplitMix::new(5);
+        let mut rng = crate::dice::Dice::training(5);
         for _ in 0..20 {
             // Mostly zeros, as board encodings are.
             let x: Vec<f32> = (0..245).map(|_| if rng.symmetric() > 0.5 { rng.symmetric() } else { 0.0 }).collect();

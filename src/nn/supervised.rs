@@ -16,7 +16,8 @@
 
 use crate::eval::neural::Network;
 use crate::nn::encoding::encode;
-use crate::nn::{Mlp, SplitMix, OUTPUTS};
+use crate::dice::Dice;
+use crate::nn::{Mlp, OUTPUTS};
 use crate::position::Position;
 use crate::search::{self, Filter, SearchConfig};
 
@@ -76,7 +77,7 @@ pub fn train(
 ) -> Vec<f64> {
     assert_eq!(positions.len(), targets.len(), "one target per position");
     let n = positions.len();
-    let mut rng = SplitMix::new(seed);
+    let mut rng = Dice::training(seed);
     let mut order: Vec<usize> = (0..n).collect();
     let mut x = vec![0.0; net.inputs];
     let steps = (epochs * n).max(1) as f32;
@@ -110,7 +111,7 @@ pub fn error(net: &Mlp, positions: &[Position], targets: &[[f32; OUTPUTS]]) -> f
 }
 
 /// Fisher-Yates with the training generator.
-fn shuffle(order: &mut [usize], rng: &mut SplitMix) {
+fn shuffle(order: &mut [usize], rng: &mut Dice) {
     for i in (1..order.len()).rev() {
         order.swap(i, rng.below(i + 1));
     }

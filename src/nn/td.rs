@@ -15,10 +15,11 @@
 //! plays cascades with the same evaluation.
 
 use crate::eval::{final_evaluation, game_result};
-use crate::game::result::bear_off_multiplier;
+use crate::outcome::bear_off_multiplier;
 use crate::movegen::{Move, MoveGen};
 use crate::nn::encoding::{encode, input_count};
-use crate::nn::{equity, invert, Mlp, SplitMix, OUTPUTS};
+use crate::dice::Dice;
+use crate::nn::{equity, invert, Mlp, OUTPUTS};
 use crate::position::{Position, CHECKERS, ME};
 use crate::variant::Rules;
 
@@ -132,7 +133,7 @@ pub struct TrainStats {
 pub struct TdTrainer {
     pub net: Mlp,
     pub rules: Rules,
-    pub rng: SplitMix,
+    pub rng: Dice,
     pub rate: f32,
     /// TD(lambda)'s lambda; 0 (the default) learns online after every turn.
     pub trace_decay: f32,
@@ -149,7 +150,7 @@ impl TdTrainer {
 
     pub fn from_net(net: Mlp, rules: Rules, seed: u64, rate: f32) -> TdTrainer {
         let x = vec![0.0; net.inputs];
-        TdTrainer { net, rules, rng: SplitMix::new(seed), rate, trace_decay: 0.0, gen: MoveGen::new(), moves: Vec::new(), x }
+        TdTrainer { net, rules, rng: Dice::training(seed), rate, trace_decay: 0.0, gen: MoveGen::new(), moves: Vec::new(), x }
     }
 
     /// Plays and learns from `games` self-play games.
@@ -314,7 +315,7 @@ pub struct TurnOutcome {
 /// play in ten chosen at random, so the sample strays from the main lines),
 /// each seen from the player on roll and taken with probability 1/4.
 pub fn selfplay_positions(net: &Mlp, rules: Rules, count: usize, seed: u64) -> Vec<Position> {
-    let mut rng = SplitMix::new(seed);
+    let mut rng = Dice::training(seed);
     let mut gen = MoveGen::new();
     let mut moves = Vec::new();
     let mut player = NetPlayer::new(net);
@@ -344,7 +345,7 @@ pub fn selfplay_positions(net: &Mlp, rules: Rules, count: usize, seed: u64) -> V
 /// Points per game of the network against uniformly random play, both sides
 /// starting equally often, from a fixed seed.
 pub fn score_against_random(net: &Mlp, rules: Rules, games: usize, seed: u64) -> f64 {
-    let mut rng = SplitMix::new(seed);
+    let mut rng = Dice::training(seed);
     let mut gen = MoveGen::new();
     let mut moves = Vec::new();
     let mut player = NetPlayer::new(net);

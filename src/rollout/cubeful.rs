@@ -28,7 +28,8 @@ use crate::error::{Error, Result};
 use crate::eval::{final_evaluation, game_result, Evaluation};
 use crate::movegen::{Move, MoveGen};
 use crate::nn::td::{play_roll, NetPlayer, Nets};
-use crate::nn::{invert, SplitMix, OUTPUTS};
+use crate::dice::Dice;
+use crate::nn::{invert, OUTPUTS};
 use crate::position::{Position, ME};
 use crate::search::cubeful::zero_ply_decision_at;
 use crate::variant::{Rules, Variant};
@@ -75,7 +76,7 @@ pub fn play_out(
     start: &Position,
     first_roll: Option<(u8, u8)>,
     rolls_before: u32,
-    rng: &mut SplitMix,
+    rng: &mut Dice,
     gen: &mut MoveGen,
     moves: &mut Vec<Move>,
 ) -> Trajectory {
@@ -186,8 +187,8 @@ pub struct CubefulRollout {
 }
 
 /// The trials' dice stream, as the cubeless rollout's.
-fn trial_rng(seed: u64, t: usize) -> SplitMix {
-    SplitMix::new(seed ^ (t as u64).wrapping_mul(0xA24B_AED4_963E_E407))
+fn trial_rng(seed: u64, t: usize) -> Dice {
+    Dice::training(seed ^ (t as u64).wrapping_mul(0xA24B_AED4_963E_E407))
 }
 
 /// `trials` games from `start` on `threads` threads, trial `t` opening with
@@ -281,7 +282,7 @@ pub fn play_match(
     length: u32,
     score: [u32; 2],
     crawford: bool,
-    rng: &mut SplitMix,
+    rng: &mut Dice,
     gen: &mut MoveGen,
     moves: &mut Vec<Move>,
     policy: &CubePolicy,

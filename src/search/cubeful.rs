@@ -25,7 +25,7 @@
 //! from the tables and the cache.
 
 use super::{filtered, parallel, sort_by_equity, SearchConfig, Worker};
-use crate::bearoff::rolls as all_rolls;
+use crate::dice::rolls as all_rolls;
 use crate::cascade::LATE;
 use crate::cube::bearoff;
 use crate::cube::decision::CubeDecision;

@@ -38,7 +38,7 @@ use std::sync::Mutex;
 
 use std::sync::Arc;
 
-use crate::bearoff::rolls as all_rolls;
+use crate::dice::rolls as all_rolls;
 use crate::cascade::{cascades, pruned_parts, CascadePart};
 use crate::eval::{exact_evaluation, static_evaluation, Evaluation, Evaluator, Source};
 use crate::movegen::{Move, MoveGen};

@@ -1,0 +1,548 @@
+//! The one turn driver: what a roll does in every variant, for every loop
+//! that plays games (`Game`, the duel harness, self-play training, rollouts,
+//! and through `Game` the Python package, `tavla play` and the board).
+//!
+//! A [`TurnDriver`] holds the board between rolls: the position (seen from
+//! the player to act), whose turn it is, how many rolls the game has had, who
+//! started. [`TurnDriver::roll`] begins a roll and lists its legal plays;
+//! [`TurnDriver::play`] plays one and says what comes next ([`Progress`]):
+//! - an ordinary turn (backgammon, long nardy, gul bara's first rolls and
+//!   non-doubles) is one play, after which the opponent rolls;
+//! - a gul bara double past the first `cascade_after_rolls` rolls cascades
+//!   ([`crate::cascade`], RULES.md section 4): one step per number, the first
+//!   number the roller cannot play in full hands the rest to the opponent
+//!   (the *handover*), who plays it step by step and then rolls its own turn;
+//! - a player who bears off its last checker wins, with the multiplier of
+//!   [`crate::outcome::bear_off_multiplier`], except under `last_roll_draw`
+//!   when the starter finishes first: the other player then has one last
+//!   roll, and a draw if it finishes too.
+//!
+//! The first-turn and head rules live in move generation, which the driver
+//! asks with the head checkers a cascade has used so far.
+//!
+//! Who chooses is a [`Chooser`]: a play for an ordinary turn, a step of a
+//! cascade, or (for choosers that think in whole turns) the whole part of a
+//! cascade or share at once. [`play_roll`] plays one roll with two choosers;
+//! [`play_game`] plays a game to its end.
+
+use crate::error::{Error, Result};
+use crate::movegen::{with_generator, Move};
+use crate::outcome::bear_off_multiplier;
+use crate::position::{Position, CHECKERS, ME};
+use crate::variant::{Rules, Variant};
+
+/// Moves a cascade number asks for.
+const FULL: u8 = 4;
+
+/// How a game ended on the board (passed doubles belong to `Game`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Finish {
+    /// `winner` bore off all its checkers; `multiplier` 1, 2 or 3.
+    Won { winner: usize, multiplier: u8 },
+    /// `last_roll_draw`: both players finished.
+    Draw,
+}
+
+/// What a play led to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Progress {
+    /// The roll goes on: [`TurnDriver::seat`] plays the next cascade step
+    /// (the roller, or its opponent playing the handover).
+    Step,
+    /// The roll is over; [`TurnDriver::seat`] rolls next.
+    TurnOver,
+    /// The game is over.
+    GameOver(Finish),
+}
+
+/// The numbers of a cascade still to play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Cascade {
+    /// (number, moves) still to play, in order; the first is being played.
+    steps: Vec<(u8, u8)>,
+    /// Head checkers used so far in this part or share (the head rule's count).
+    head_used: u8,
+    /// The opponent is playing the roller's unplayed moves.
+    handed_over: bool,
+}
+
+/// The board between and during rolls.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnDriver {
+    rules: Rules,
+    /// Seen from `seat`.
+    position: Position,
+    seat: usize,
+    /// Rolls of two dice so far, both players, the one being played counted.
+    rolls: u32,
+    starter: Option<usize>,
+    /// `last_roll_draw`: the starter has finished and the other plays its last roll.
+    last_turn: bool,
+    dice: Option<[u8; 2]>,
+    cascade: Option<Cascade>,
+    moves: Vec<Move>,
+    finish: Option<Finish>,
+}
+
+impl TurnDriver {
+    /// The board with `position` (seen from `seat`, who rolls next) after
+    /// `rolls` rolls; `starter` matters only for `last_roll_draw`.
+    pub fn new(rules: Rules, position: Position, seat: usize, rolls: u32, starter: Option<usize>) -> TurnDriver {
+        TurnDriver {
+            rules,
+            position,
+            seat,
+            rolls,
+            starter,
+            last_turn: false,
+            dice: None,
+            cascade: None,
+            moves: Vec::new(),
+            finish: None,
+        }
+    }
+
+    /// The start of a game, `starter` to roll first.
+    pub fn start(rules: Rules, starter: usize) -> TurnDriver {
+        TurnDriver::new(rules, Position::start(rules), starter, 0, Some(starter))
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    /// The position seen from the player to act.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+    /// The player to act: to roll, or to play (the roller, or the opponent
+    /// playing a handover).
+    pub fn seat(&self) -> usize {
+        self.seat
+    }
+    /// Rolls so far, the one being played counted.
+    pub fn rolls(&self) -> u32 {
+        self.rolls
+    }
+    /// Rolls made before the one being played (before the next, between rolls):
+    /// what decides whether a gul bara double cascades.
+    pub fn rolls_before(&self) -> u32 {
+        if self.dice.is_some() {
+            self.rolls - 1
+        } else {
+            self.rolls
+        }
+    }
+    pub fn starter(&self) -> Option<usize> {
+        self.starter
+    }
+    /// The dice of the roll being played.
+    pub fn dice(&self) -> Option<[u8; 2]> {
+        self.dice
+    }
+    /// The legal plays now (one empty play when nothing can be played; none between rolls).
+    pub fn legal_moves(&self) -> &[Move] {
+        &self.moves
+    }
+    /// The cascade step being played: (number, moves asked).
+    pub fn cascade_step(&self) -> Option<(u8, u8)> {
+        self.cascade.as_ref().map(|c| c.steps[0])
+    }
+    /// The cascade's numbers still to play, the current step first (empty outside a cascade).
+    pub fn cascade_left(&self) -> &[(u8, u8)] {
+        self.cascade.as_ref().map_or(&[], |c| &c.steps)
+    }
+    /// Head checkers the cascade part or share being played has used.
+    pub fn cascade_head_used(&self) -> u8 {
+        self.cascade.as_ref().map_or(0, |c| c.head_used)
+    }
+    /// The player to act is playing the opponent's unplayed cascade moves.
+    pub fn is_handover(&self) -> bool {
+        self.cascade.as_ref().is_some_and(|c| c.handed_over)
+    }
+    /// The roll being played (or the next) is the last of a `last_roll_draw` game.
+    pub fn is_last_turn(&self) -> bool {
+        self.last_turn
+    }
+    /// A roll is being played.
+    pub fn is_playing(&self) -> bool {
+        self.dice.is_some()
+    }
+    pub fn finish(&self) -> Option<Finish> {
+        self.finish
+    }
+
+    /// The position seen from `seat`.
+    pub fn position_for(&self, seat: usize) -> Position {
+        if seat == self.seat {
+            self.position
+        } else {
+            self.position.flip()
+        }
+    }
+
+    /// Names who starts, for a board set up before anyone rolled.
+    pub fn set_starter(&mut self, starter: usize) {
+        self.starter = Some(starter);
+        self.seat = starter;
+    }
+
+    /// Whether a roll of `dice` now would cascade.
+    pub fn would_cascade(&self, dice: [u8; 2]) -> bool {
+        crate::cascade::cascades(&self.rules, self.rolls_before(), dice[0], dice[1])
+    }
+
+    /// Begins a roll for [`TurnDriver::seat`] and lists its legal plays.
+    pub fn roll(&mut self, dice: [u8; 2]) -> Result<()> {
+        if self.finish.is_some() {
+            return Err(Error::new("the game is over"));
+        }
+        if self.dice.is_some() {
+            return Err(Error::new("a roll is still being played"));
+        }
+        for d in dice {
+            crate::movegen::check_die(d as i64)?;
+        }
+        let cascades = self.would_cascade(dice);
+        self.rolls += 1;
+        self.dice = Some(dice);
+        if cascades {
+            let steps = (dice[0]..=6).map(|d| (d, FULL)).collect();
+            self.cascade = Some(Cascade { steps, head_used: 0, handed_over: false });
+            self.generate_step();
+        } else {
+            let pos = self.position;
+            with_generator(|g| g.legal_moves(&pos, dice[0], dice[1], &mut self.moves));
+        }
+        Ok(())
+    }
+
+    fn generate_step(&mut self) {
+        let c = self.cascade.as_ref().expect("a cascade is being played");
+        let (die, count) = c.steps[0];
+        let head_used = c.head_used;
+        let pos = self.position;
+        with_generator(|g| g.cascade_step(&pos, die, count, head_used, &mut self.moves));
+    }
+
+    /// Plays the legal play with this index.
+    pub fn play_index(&mut self, index: usize) -> Result<Progress> {
+        let Some(&m) = self.moves.get(index) else {
+            if self.dice.is_none() {
+                return Err(Error::new("no roll is being played: roll first"));
+            }
+            return Err(Error::new(format!(
+                "move {index} does not exist: there are {} legal moves (0 to {})",
+                self.moves.len(),
+                self.moves.len().saturating_sub(1)
+            )));
+        };
+        Ok(self.apply(m))
+    }
+
+    /// The index of the legal play leading to the same position as `m`.
+    pub fn find(&self, m: &Move) -> Option<usize> {
+        self.moves.iter().position(|x| x.position == m.position)
+    }
+
+    /// Plays the legal play leading to the same position as `m`.
+    pub fn play(&mut self, m: &Move) -> Result<Progress> {
+        match self.find(m) {
+            Some(i) => self.play_index(i),
+            None if self.dice.is_none() => Err(Error::new("no roll is being played: roll first")),
+            None => Err(Error::new(format!("{} is not a legal move here", crate::notation::format_play(&m.play)))),
+        }
+    }
+
+    fn apply(&mut self, m: Move) -> Progress {
+        self.position = m.position;
+        if m.position.off(ME) == CHECKERS {
+            return self.mover_finished();
+        }
+        let Some(mut cascade) = self.cascade.take() else {
+            return self.end_turn();
+        };
+        let (die, count) = cascade.steps.remove(0);
+        let played = m.moves_played() as u8;
+        cascade.head_used = m.head_used;
+        if !cascade.handed_over && played < count {
+            // The roller's part ends here: the unplayed moves of this number
+            // and all higher numbers go to the opponent.
+            if self.last_turn {
+                // The opponent has already finished the game.
+                return self.end_turn();
+            }
+            cascade.steps.insert(0, (die, count - played));
+            cascade.handed_over = true;
+            cascade.head_used = 0;
+            self.switch_sides();
+        }
+        if cascade.steps.is_empty() {
+            if cascade.handed_over {
+                // The opponent has played the handover and rolls its own turn.
+                self.between_rolls();
+                return Progress::TurnOver;
+            }
+            return self.end_turn();
+        }
+        self.cascade = Some(cascade);
+        self.generate_step();
+        Progress::Step
+    }
+
+    fn switch_sides(&mut self) {
+        self.seat = 1 - self.seat;
+        self.position = self.position.flip();
+    }
+
+    fn between_rolls(&mut self) {
+        self.cascade = None;
+        self.moves.clear();
+        self.dice = None;
+    }
+
+    /// The roller's turn is over and its opponent rolls next.
+    fn end_turn(&mut self) -> Progress {
+        self.between_rolls();
+        self.switch_sides();
+        if self.last_turn {
+            // The other player could not finish in its last roll: the starter
+            // (now `seat`) wins.
+            let multiplier = bear_off_multiplier(&self.position);
+            return self.game_over(Finish::Won { winner: self.seat, multiplier });
+        }
+        Progress::TurnOver
+    }
+
+    fn mover_finished(&mut self) -> Progress {
+        self.between_rolls();
+        if self.last_turn {
+            return self.game_over(Finish::Draw);
+        }
+        if self.rules.last_roll_draw && self.rules.variant != Variant::Backgammon && self.starter == Some(self.seat) {
+            self.last_turn = true;
+            self.switch_sides();
+            return Progress::TurnOver;
+        }
+        let multiplier = bear_off_multiplier(&self.position);
+        self.game_over(Finish::Won { winner: self.seat, multiplier })
+    }
+
+    fn game_over(&mut self, finish: Finish) -> Progress {
+        self.finish = Some(finish);
+        Progress::GameOver(finish)
+    }
+}
+
+/// Who chooses the plays of one seat. Positions are seen from the chooser.
+pub trait Chooser {
+    /// An ordinary turn: the index of one of `plays`, the legal plays of
+    /// `dice` from `pos` (never empty).
+    fn choose_play(&mut self, pos: &Position, dice: [u8; 2], plays: &[Move]) -> usize;
+
+    /// One cascade step of `step` = (number, moves asked): the index of one
+    /// of `steps`. By default the play rule, with the step's number as both dice.
+    fn choose_step(&mut self, pos: &Position, step: (u8, u8), steps: &[Move]) -> usize {
+        self.choose_play(pos, [step.0, step.0], steps)
+    }
+
+    /// The whole part of a cascade from `d` (the game had `rolls_before`
+    /// rolls before it), for choosers that decide it as one turn: its steps in
+    /// order. `None` plays it step by step with [`Chooser::choose_step`].
+    fn plan_cascade(&mut self, _pos: &Position, _d: u8, _rolls_before: u32) -> Option<Vec<Move>> {
+        None
+    }
+
+    /// The whole share of a handover (`(die, moves)` in order): its steps, or
+    /// `None` for step by step.
+    fn plan_share(&mut self, _pos: &Position, _handover: &[(u8, u8)]) -> Option<Vec<Move>> {
+        None
+    }
+}
+
+/// Plays a planned run of steps while they are legal and the same player is
+/// to act; returns where it stopped (None: the plan ran out with the roll
+/// still going, or a step was not legal, so the rest is chosen step by step).
+fn play_plan(driver: &mut TurnDriver, plan: &[Move]) -> Option<Progress> {
+    let seat = driver.seat();
+    for m in plan {
+        if driver.seat() != seat {
+            break;
+        }
+        let Ok(progress) = driver.play(m) else {
+            debug_assert!(false, "a planned step is not legal");
+            return None;
+        };
+        if progress != Progress::Step {
+            return Some(progress);
+        }
+    }
+    None
+}
+
+/// Plays one roll of `dice` for [`TurnDriver::seat`], each seat choosing with
+/// its chooser, to the end of the roll (or the game).
+pub fn play_roll(driver: &mut TurnDriver, dice: [u8; 2], choosers: &mut [&mut dyn Chooser; 2]) -> Result<Progress> {
+    driver.roll(dice)?;
+    let roller = driver.seat();
+    if let Some((d, _)) = driver.cascade_step() {
+        let plan = choosers[roller].plan_cascade(driver.position(), d, driver.rolls_before());
+        if let Some(done) = plan.and_then(|plan| play_plan(driver, &plan)) {
+            return Ok(done);
+        }
+        if let Some(done) = plan_the_share(driver, choosers) {
+            return Ok(done);
+        }
+    }
+    loop {
+        let seat = driver.seat();
+        let index = match driver.cascade_step() {
+            Some(step) => choosers[seat].choose_step(driver.position(), step, driver.legal_moves()),
+            None => choosers[seat].choose_play(driver.position(), dice, driver.legal_moves()),
+        };
+        let progress = driver.play_index(index)?;
+        if progress != Progress::Step {
+            return Ok(progress);
+        }
+        if seat == roller && driver.is_handover() {
+            // The roller's part has just handed over: the opponent may plan its share.
+            if let Some(done) = plan_the_share(driver, choosers) {
+                return Ok(done);
+            }
+        }
+    }
+}
+
+/// At the start of a handover, the opponent's whole share if its chooser plans one.
+fn plan_the_share(driver: &mut TurnDriver, choosers: &mut [&mut dyn Chooser; 2]) -> Option<Progress> {
+    if !driver.is_handover() {
+        return None;
+    }
+    let share = driver.cascade_left().to_vec();
+    let plan = choosers[driver.seat()].plan_share(driver.position(), &share)?;
+    play_plan(driver, &plan)
+}
+
+/// A game stops after this many rolls (never seen: games end far sooner).
+pub const MAX_ROLLS: u32 = 5000;
+
+/// Plays `driver`'s game to its end with dice from `dice` (called once per
+/// roll), `on_roll` told of the board after every roll; `None` when the game
+/// reached [`MAX_ROLLS`].
+pub fn play_game(
+    driver: &mut TurnDriver,
+    dice: &mut dyn FnMut(&TurnDriver) -> [u8; 2],
+    choosers: &mut [&mut dyn Chooser; 2],
+    on_roll: &mut dyn FnMut(&TurnDriver, Progress),
+) -> Option<Finish> {
+    for _ in 0..MAX_ROLLS {
+        let roll = dice(driver);
+        let progress = play_roll(driver, roll, choosers).expect("the driver rolls between rolls with dice 1 to 6");
+        on_roll(driver, progress);
+        if let Progress::GameOver(finish) = progress {
+            return Some(finish);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Always the first legal play or step.
+    struct First;
+    impl Chooser for First {
+        fn choose_play(&mut self, _: &Position, _: [u8; 2], _: &[Move]) -> usize {
+            0
+        }
+    }
+
+    fn gulbara_blocked_sixes() -> Position {
+        // All mine on the head (24) and an opposing checker on my 18 (its 6
+        // point), so no 6 can be played.
+        let mut mine = [0i64; 25];
+        let mut theirs = [0i64; 25];
+        mine[23] = 15;
+        theirs[23] = 14;
+        theirs[5] = 1;
+        Position::from_arrays(Rules::gulbara(), &mine, &theirs).unwrap()
+    }
+
+    #[test]
+    fn a_blocked_cascade_hands_everything_over() {
+        let pos = gulbara_blocked_sixes();
+        let mut driver = TurnDriver::new(*pos.rules(), pos, 0, 10, None);
+        driver.roll([6, 6]).unwrap();
+        assert_eq!(driver.cascade_step(), Some((6, 4)));
+        assert_eq!(driver.legal_moves().len(), 1, "only the empty step");
+        assert_eq!(driver.play_index(0).unwrap(), Progress::Step);
+        assert!(driver.is_handover());
+        assert_eq!(driver.seat(), 1);
+        assert_eq!(driver.cascade_left(), &[(6, 4)]);
+        assert_eq!(driver.play_index(0).unwrap(), Progress::TurnOver);
+        // The opponent played the handover and now rolls its own turn.
+        assert_eq!(driver.seat(), 1);
+        assert!(!driver.is_playing());
+        assert_eq!(driver.rolls(), 11);
+    }
+
+    #[test]
+    fn the_first_rolls_do_not_cascade() {
+        let rules = Rules::gulbara();
+        let mut driver = TurnDriver::start(rules, 0);
+        let mut first = First;
+        let mut second = First;
+        for k in 0..3 {
+            assert!(!driver.would_cascade([2, 2]), "roll {k}");
+            play_roll(&mut driver, [1, 2], &mut [&mut first, &mut second]).unwrap();
+        }
+        assert!(driver.would_cascade([2, 2]));
+    }
+
+    #[test]
+    fn bad_calls_are_refused() {
+        let mut driver = TurnDriver::start(Rules::backgammon(), 0);
+        assert!(driver.play_index(0).unwrap_err().to_string().contains("roll first"));
+        assert!(driver.roll([0, 3]).is_err());
+        driver.roll([3, 1]).unwrap();
+        assert!(driver.roll([3, 1]).unwrap_err().to_string().contains("still being played"));
+        assert!(driver.play_index(99).unwrap_err().to_string().contains("does not exist"));
+    }
+
+    #[test]
+    fn games_end_in_every_variant() {
+        for rules in [Rules::backgammon(), Rules::nardy(), Rules::gulbara()] {
+            let mut driver = TurnDriver::start(rules, 1);
+            let mut source = crate::dice::Dice::new(3);
+            let (mut a, mut b) = (First, First);
+            let mut rolls = 0;
+            let finish = play_game(&mut driver, &mut |_| source.roll(), &mut [&mut a, &mut b], &mut |_, _| rolls += 1);
+            assert!(matches!(finish, Some(Finish::Won { multiplier: 1..=3, .. })), "{rules:?}");
+            assert_eq!(driver.finish(), finish);
+            assert!(rolls > 10);
+        }
+    }
+
+    #[test]
+    fn last_roll_draw_gives_the_other_player_one_roll() {
+        let mut rules = Rules::nardy();
+        rules.last_roll_draw = true;
+        // Both sides have one checker left on their 1 point: whoever rolls finishes.
+        let mut side = [0i64; 25];
+        side[0] = 1;
+        let mut pos = Position::from_arrays(rules, &side, &side).unwrap();
+        // 14 off each: from_arrays counts the rest as borne off.
+        assert_eq!(pos.off(ME), 14);
+        let mut driver = TurnDriver::new(rules, pos, 0, 40, Some(0));
+        driver.roll([1, 2]).unwrap();
+        assert_eq!(driver.play_index(0).unwrap(), Progress::TurnOver, "the starter finished: one last roll");
+        assert!(driver.is_last_turn());
+        driver.roll([1, 2]).unwrap();
+        assert_eq!(driver.play_index(0).unwrap(), Progress::GameOver(Finish::Draw));
+        // Had the starter been the other player, the first to finish wins outright.
+        pos = pos.flip();
+        let mut driver = TurnDriver::new(rules, pos, 0, 40, Some(1));
+        driver.roll([1, 2]).unwrap();
+        assert_eq!(driver.play_index(0).unwrap(), Progress::GameOver(Finish::Won { winner: 0, multiplier: 1 }));
+    }
+}
