@@ -3,6 +3,7 @@ Ctrl-C, closed pipes and missing packages, and the duel harness's limits."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
 import subprocess
@@ -13,6 +14,7 @@ import pytest
 
 import tavla
 from tavla import cli, formats
+from tavla.cli import registry
 
 duel_module = importlib.import_module("tavla.duel")  # tavla.duel is the function
 
@@ -165,8 +167,7 @@ def test_ctrl_c_in_any_command_is_one_line(monkeypatch, capsys):
     def interrupted(_args):
         raise KeyboardInterrupt
 
-    help_text, add_arguments, _ = cli.COMMANDS["bench"]
-    monkeypatch.setitem(cli.COMMANDS, "bench", (help_text, add_arguments, interrupted))
+    monkeypatch.setitem(registry.COMMANDS, "bench", dataclasses.replace(registry.COMMANDS["bench"], run=interrupted))
     assert cli.main(["bench"]) == 130
     assert capsys.readouterr().err.strip() == "tavla: interrupted"
 
@@ -175,8 +176,7 @@ def test_other_import_errors_are_not_hidden(monkeypatch):
     def broken(_args):
         raise ImportError("a bug, not a missing package")
 
-    help_text, add_arguments, _ = cli.COMMANDS["bench"]
-    monkeypatch.setitem(cli.COMMANDS, "bench", (help_text, add_arguments, broken))
+    monkeypatch.setitem(registry.COMMANDS, "bench", dataclasses.replace(registry.COMMANDS["bench"], run=broken))
     with pytest.raises(ImportError, match="a bug"):
         cli.main(["bench"])
 

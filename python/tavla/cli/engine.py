@@ -1,9 +1,11 @@
-"""Engine sub-commands: ``tavla cube``, ``tavla hint`` and ``tavla eval``.
+"""The engine's commands: ``tavla cube``, ``tavla hint`` and ``tavla eval``.
 
 Each reads a position as ``tavla show`` does (XGID, GNU Backgammon ID, FIBS
 board, the project's JSON, or ``start`` for a variant's start position). The
 cube state and the score come from the position text when it records them
-(XGID, Match ID, FIBS, JSON), and any cube option given overrides that.
+(XGID, Match ID, FIBS, JSON), and any cube option given overrides that. This
+module owns the cube and score options, the engine they are asked of, and how
+the answers are printed (as text, through ``tavla.cube_view``, or as JSON).
 """
 
 from __future__ import annotations
@@ -14,8 +16,7 @@ from typing import Any, Optional
 
 import tavla
 
-from .cli import command, rule_option
-from .cube_view import (
+from ..cube_view import (
     candidate_dict,
     candidate_lines,
     cube_dict,
@@ -25,22 +26,10 @@ from .cube_view import (
     decision_lines,
     evaluation_dict,
     parse_owner,
-    text_carries_cube,
 )
+from .arguments import add_engine_position_arguments, read_position
 
 CUBE_OPTIONS = ("cube_value", "cube_owner", "match", "score", "crawford", "jacoby", "beaver", "max_cube")
-
-
-def add_position_argument(p: argparse.ArgumentParser) -> None:
-    p.add_argument("position", nargs="?", default="start",
-                   help="an XGID, a GNU Backgammon ID (PositionID[:MatchID]), a FIBS board, JSON, "
-                        "or 'start' (the default) for the start position of --variant")
-    p.add_argument("--variant", choices=tavla.VARIANTS,
-                   help="the variant (for 'start'; a position text names its own, and must agree)")
-    p.add_argument("--rule", action="append", type=rule_option, metavar="NAME=VALUE",
-                   help="a rule option (for 'start')")
-    p.add_argument("--ply", type=int, default=1, help="search depth, 0 to 4 (default 1)")
-    p.add_argument("--json", action="store_true", help="answer in JSON")
 
 
 def add_cube_options(p: argparse.ArgumentParser) -> None:
@@ -58,21 +47,6 @@ def add_cube_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--beaver", action=argparse.BooleanOptionalAction, default=None,
                    help="beavers allowed (money play)")
     g.add_argument("--max-cube", type=int, metavar="V", help="the highest cube value (default 64)")
-
-
-def read_position(args: argparse.Namespace) -> tuple[tavla.Position, dict[str, Any], bool]:
-    """(position from the player on roll, what the text records, whether it records a cube)."""
-    rules = dict(args.rule or [])
-    if args.position.strip().lower() == "start":
-        position = tavla.Position.start(args.variant or "backgammon", **rules)
-        return position, {"turn": 0, "dice": None, "double_offered": False}, False
-    if rules:
-        raise ValueError("--rule applies to 'start' only; a position text records its own rule options")
-    info = tavla.formats.parse(args.position)
-    position = info["position"]
-    if args.variant and args.variant != position.variant:
-        raise ValueError(f"the position is a {position.variant} position, not {args.variant}")
-    return position, info, text_carries_cube(args.position)
 
 
 def any_cube_option(args: argparse.Namespace) -> bool:
@@ -129,11 +103,10 @@ def turn_words(info: dict[str, Any]) -> str:
 # ----- tavla cube -----
 
 def add_cube_arguments(p: argparse.ArgumentParser) -> None:
-    add_position_argument(p)
+    add_engine_position_arguments(p)
     add_cube_options(p)
 
 
-@command("cube", "the cube decision of the player on roll: no double, double/take, double/pass", add_cube_arguments)
 def run_cube(args: argparse.Namespace) -> int:
     position, info, carried = read_position(args)
     cube = cube_from_args(args, info, carried)
@@ -157,7 +130,7 @@ def run_cube(args: argparse.Namespace) -> int:
 # ----- tavla hint -----
 
 def add_hint_arguments(p: argparse.ArgumentParser) -> None:
-    add_position_argument(p)
+    add_engine_position_arguments(p)
     p.add_argument("--dice", type=int, nargs=2, metavar=("D1", "D2"),
                    help="the roll (may be left out when the position text records it)")
     p.add_argument("--top", type=int, default=5, help="how many plays to list (default 5)")
@@ -174,7 +147,6 @@ def dice_for(args: argparse.Namespace, info: dict[str, Any]) -> tuple[int, int]:
     return d1, d2
 
 
-@command("hint", "the best plays of a position and roll, ranked cubeful when a cube state is known", add_hint_arguments)
 def run_hint(args: argparse.Namespace) -> int:
     position, info, carried = read_position(args)
     d1, d2 = dice_for(args, info)
@@ -202,12 +174,10 @@ def run_hint(args: argparse.Namespace) -> int:
 # ----- tavla eval -----
 
 def add_eval_arguments(p: argparse.ArgumentParser) -> None:
-    add_position_argument(p)
+    add_engine_position_arguments(p)
     add_cube_options(p)
 
 
-@command("eval", "cubeless probabilities and equity of a position (and its cubeful equity given a cube state)",
-         add_eval_arguments)
 def run_eval(args: argparse.Namespace) -> int:
     position, info, carried = read_position(args)
     cubeful = carried or any_cube_option(args)

@@ -1,4 +1,6 @@
-"""Sub-commands for whole games: ``tavla play`` and ``tavla show``."""
+"""The commands that play whole games: ``tavla play`` (you against the engine in the
+terminal, through ``tavla.play``) and ``tavla duel`` (two players, duplicate dice,
+through ``tavla.duel``)."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ import argparse
 
 import tavla
 
-from .cli import command, rule_option
+from .arguments import add_rule_option
 
 
 def add_play_arguments(p: argparse.ArgumentParser) -> None:
@@ -20,13 +22,12 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--from", dest="start", metavar="POSITION",
                    help="play one game on from a position (XGID, GNU Backgammon ID, FIBS board or JSON), "
                         "with the cube, score and cube rules it records; you are its player 0")
-    p.add_argument("--rule", action="append", type=rule_option, metavar="NAME=VALUE", help="a rule option")
+    add_rule_option(p)
     p.add_argument("--save", metavar="FILE", help="write the game or match record (JSON) here when leaving")
 
 
-@command("play", "play a game or match against the engine in the terminal", add_play_arguments)
 def run_play(args: argparse.Namespace) -> int:
-    from .play import play
+    from ..play import play
 
     if args.match < 0:
         raise ValueError(f"--match must be 0 (money) or a number of points, not {args.match}")
@@ -44,12 +45,24 @@ def run_play(args: argparse.Namespace) -> int:
                 save=args.save, jacoby=args.jacoby, max_cube=args.max_cube, start=args.start)
 
 
-def add_show_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("position", help="an XGID, a GNU Backgammon ID (PositionID[:MatchID]), a FIBS board, or JSON")
+def add_duel_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "player0",
+        help="random, network[:PLY], network=FILE.tnn[,RACE.tnn][:PLY] (weights files: a network, or a contact and a race network), heuristic[:PLY], pubeval[:PLY], pips[:PLY] or gnubg[:PLY]",
+    )
+    p.add_argument("player1", help="the opponent, in the same form")
+    p.add_argument("--variant", default="backgammon", choices=tavla.VARIANTS)
+    p.add_argument("--games", type=int, default=100, help="games (rounded up to duplicate pairs)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=0, help="0 = all cores")
+    p.add_argument("--no-progress", action="store_true")
+    add_rule_option(p)
 
 
-@command("show", "draw a position given as XGID, GNU Backgammon ID, FIBS board or JSON", add_show_arguments)
-def run_show(args: argparse.Namespace) -> int:
-    from .play import show
-
-    return show(args.position)
+def run_duel(args: argparse.Namespace) -> int:
+    result = tavla.duel(
+        args.variant, args.player0, args.player1, args.games,
+        seed=args.seed, threads=args.threads, progress=not args.no_progress, **dict(args.rule or []),
+    )
+    print(result.summary())
+    return 0
