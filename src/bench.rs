@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use crate::duel::{Player, RandomPlayer, Rng};
+use crate::dice::Dice;
 use crate::eval::heuristic::Heuristic;
 use crate::eval::{game_result, Evaluator};
 use crate::movegen::MoveGen;
@@ -30,7 +30,7 @@ pub struct BenchRow {
 /// random choices are seeded), each with a roll.
 pub fn bench_positions(variant: Variant) -> Vec<(Position, u8, u8)> {
     let rules = Rules::new(variant);
-    let mut rng = Rng::new(2024);
+    let mut rng = Dice::duel(2024);
     let mut movegen = MoveGen::new();
     let mut plays = Vec::new();
     let mut pos = Position::start(rules);
@@ -38,7 +38,7 @@ pub fn bench_positions(variant: Variant) -> Vec<(Position, u8, u8)> {
     for turn in 1..=24 {
         let (d1, d2) = (rng.die(), rng.die());
         movegen.legal_moves(&pos, d1, d2, &mut plays);
-        let next = RandomPlayer.choose(&pos, d1, d2, &plays, &mut rng).position;
+        let next = plays[rng.below(plays.len())].position;
         if game_result(&next).is_some() {
             break;
         }

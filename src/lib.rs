@@ -45,6 +45,9 @@ pub mod variant;
 #[cfg(feature = "python")]
 mod python;
 
+#[cfg(test)]
+mod loops_agree;
+
 pub use error::{Error, Result};
 pub use game::{Game, Phase};
 pub use movegen::{legal_moves, Move, MoveGen, Play, Step};

@@ -13,13 +13,13 @@
 pub mod cubeful;
 
 use crate::bearoff::bearoff_probabilities;
-use crate::movegen::MoveGen;
+use crate::cascade::LATE;
 use crate::eval::{final_evaluation, game_result};
 use crate::nn::td::{play_roll, Nets};
 use crate::dice::Dice;
 use crate::nn::{equity, invert, Mlp, OUTPUTS};
 use crate::position::Position;
-use crate::variant::Variant;
+use crate::turn::{TurnDriver, MAX_ROLLS};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RolloutResult {
@@ -40,7 +40,6 @@ fn trial(
     start: &Position,
     first_roll: usize,
     rng: &mut Dice,
-    gen: &mut MoveGen,
     exact_bearoff: bool,
 ) -> [f32; OUTPUTS] {
     if let Some((mover_won, points)) = game_result(start) {
@@ -49,24 +48,22 @@ fn trial(
     if let Some(exact) = exact_bearoff.then(|| bearoff_probabilities(start)).flatten() {
         return exact;
     }
-    let mut moves = Vec::with_capacity(64);
-    let mut pos = *start;
+    // Past the game's first rolls: every gul bara double cascades.
+    let mut board = TurnDriver::new(*start.rules(), *start, 0, LATE, None);
     let mut starter_on_roll = true;
-    let gul_bara = start.variant() == Variant::GulBara;
-    for turn in 0..5000 {
+    for turn in 0..MAX_ROLLS {
         let (d1, d2) = if turn == 0 {
             ((first_roll / 6) as u8 + 1, (first_roll % 6) as u8 + 1)
         } else {
             (rng.die(), rng.die())
         };
-        let outcome = play_roll(nets, gen, &mut moves, &pos, (d1, d2), gul_bara && d1 == d2);
+        let outcome = play_roll(nets, &mut board, [d1, d2]);
         if outcome.finished.is_some() {
             // `target` is then the outcome for the player who rolled.
             return if starter_on_roll { outcome.target } else { invert(&outcome.target) };
         }
-        pos = outcome.next;
         starter_on_roll = !starter_on_roll;
-        if let Some(exact) = exact_bearoff.then(|| bearoff_probabilities(&pos)).flatten() {
+        if let Some(exact) = exact_bearoff.then(|| bearoff_probabilities(&outcome.next)).flatten() {
             return if starter_on_roll { exact } else { invert(&exact) };
         }
     }
@@ -81,12 +78,11 @@ pub fn rollout(nets: Nets, start: &Position, trials: usize, seed: u64, threads: 
         let handles: Vec<_> = (0..threads)
             .map(|k| {
                 scope.spawn(move || {
-                    let mut gen = MoveGen::new();
                     (k..trials)
                         .step_by(threads)
                         .map(|t| {
                             let mut rng = Dice::training(seed ^ (t as u64).wrapping_mul(0xA24B_AED4_963E_E407));
-                            (t, trial(nets, start, t % 36, &mut rng, &mut gen, false))
+                            (t, trial(nets, start, t % 36, &mut rng, false))
                         })
                         .collect::<Vec<_>>()
                 })
@@ -108,12 +104,12 @@ pub fn rollout_labels(net: &Mlp, positions: &[Position], trials: usize, seed: u6
     // Each trial's dice stream packs (position, trial) with 24 bits for the trial.
     assert!(trials < 1 << 24, "at most 2^24 - 1 trials a position, not {trials}");
     let threads = threads.max(1).min(positions.len().max(1));
-    let label = |k: usize, gen: &mut MoveGen| {
+    let label = |k: usize| {
         let mut sum = [0f64; OUTPUTS];
         for t in 0..trials {
             let stream = ((k as u64) << 24 | t as u64).wrapping_mul(0xA24B_AED4_963E_E407);
             let mut rng = Dice::training(seed ^ stream);
-            let o = trial(Nets::one(net), &positions[k], t % 36, &mut rng, gen, true);
+            let o = trial(Nets::one(net), &positions[k], t % 36, &mut rng, true);
             for (s, v) in sum.iter_mut().zip(o) {
                 *s += v as f64;
             }
@@ -126,10 +122,7 @@ pub fn rollout_labels(net: &Mlp, positions: &[Position], trials: usize, seed: u6
         let handles: Vec<_> = (0..threads)
             .map(|i| {
                 let label = &label;
-                scope.spawn(move || {
-                    let mut gen = MoveGen::new();
-                    (i..positions.len()).step_by(threads).map(|k| (k, label(k, &mut gen))).collect::<Vec<_>>()
-                })
+                scope.spawn(move || (i..positions.len()).step_by(threads).map(|k| (k, label(k))).collect::<Vec<_>>())
             })
             .collect();
         for h in handles {
@@ -196,11 +189,10 @@ mod tests {
         // So each trial stops after its first roll: the label is the mean over
         // the 36 first rolls of the table's value after the play (a full
         // rollout would score whole games, multiples of 1/36).
-        let mut gen = MoveGen::new();
-        let mut moves = Vec::new();
         let mut by_hand = 0.0f64;
         for roll in 0..36 {
-            let outcome = play_roll(Nets::one(&net), &mut gen, &mut moves, &race, (roll / 6 + 1, roll % 6 + 1), false);
+            let mut board = TurnDriver::new(bg, race, 0, 0, None);
+            let outcome = play_roll(Nets::one(&net), &mut board, [roll / 6 + 1, roll % 6 + 1]);
             let mine = match outcome.finished {
                 Some(_) => outcome.target,
                 None => invert(&bearoff_probabilities(&outcome.next).expect("both sides home after one roll")),

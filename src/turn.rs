@@ -203,7 +203,7 @@ impl TurnDriver {
             crate::movegen::check_die(d as i64)?;
         }
         let cascades = self.would_cascade(dice);
-        self.rolls += 1;
+        self.rolls = self.rolls.saturating_add(1);
         self.dice = Some(dice);
         if cascades {
             let steps = (dice[0]..=6).map(|d| (d, FULL)).collect();
@@ -336,13 +336,15 @@ impl TurnDriver {
 /// Who chooses the plays of one seat. Positions are seen from the chooser.
 pub trait Chooser {
     /// An ordinary turn: the index of one of `plays`, the legal plays of
-    /// `dice` from `pos` (never empty).
-    fn choose_play(&mut self, pos: &Position, dice: [u8; 2], plays: &[Move]) -> usize;
+    /// `dice` from `pos` (never empty), the game having had `rolls_before`
+    /// rolls before this one (a searching chooser needs it to know which
+    /// later gul bara doubles cascade).
+    fn choose_play(&mut self, pos: &Position, dice: [u8; 2], rolls_before: u32, plays: &[Move]) -> usize;
 
     /// One cascade step of `step` = (number, moves asked): the index of one
     /// of `steps`. By default the play rule, with the step's number as both dice.
     fn choose_step(&mut self, pos: &Position, step: (u8, u8), steps: &[Move]) -> usize {
-        self.choose_play(pos, [step.0, step.0], steps)
+        self.choose_play(pos, [step.0, step.0], crate::cascade::LATE, steps)
     }
 
     /// The whole part of a cascade from `d` (the game had `rolls_before`
@@ -359,19 +361,62 @@ pub trait Chooser {
     }
 }
 
+/// The choosers of the two seats of a roll.
+pub trait Seats {
+    fn seat(&mut self, seat: usize) -> &mut dyn Chooser;
+}
+
+impl<'a, 'b> Seats for [&'a mut (dyn Chooser + 'b); 2] {
+    fn seat(&mut self, seat: usize) -> &mut dyn Chooser {
+        &mut *self[seat]
+    }
+}
+
+/// One chooser for both seats (self-play).
+pub struct SelfPlay<'a, 'b>(pub &'a mut (dyn Chooser + 'b));
+
+impl Seats for SelfPlay<'_, '_> {
+    fn seat(&mut self, _: usize) -> &mut dyn Chooser {
+        &mut *self.0
+    }
+}
+
+/// What a roll is played on: the driver itself, or a game around it that
+/// records each play (and knows the cube).
+pub trait Table {
+    fn driver(&self) -> &TurnDriver;
+    /// Begins a roll of `dice`.
+    fn roll_dice(&mut self, dice: [u8; 2]) -> Result<()>;
+    /// Plays the legal play with this index.
+    fn play_at(&mut self, index: usize) -> Result<Progress>;
+}
+
+impl Table for TurnDriver {
+    fn driver(&self) -> &TurnDriver {
+        self
+    }
+    fn roll_dice(&mut self, dice: [u8; 2]) -> Result<()> {
+        self.roll(dice)
+    }
+    fn play_at(&mut self, index: usize) -> Result<Progress> {
+        self.play_index(index)
+    }
+}
+
 /// Plays a planned run of steps while they are legal and the same player is
 /// to act; returns where it stopped (None: the plan ran out with the roll
 /// still going, or a step was not legal, so the rest is chosen step by step).
-fn play_plan(driver: &mut TurnDriver, plan: &[Move]) -> Option<Progress> {
-    let seat = driver.seat();
+fn play_plan(table: &mut dyn Table, plan: &[Move]) -> Option<Progress> {
+    let seat = table.driver().seat();
     for m in plan {
-        if driver.seat() != seat {
+        if table.driver().seat() != seat {
             break;
         }
-        let Ok(progress) = driver.play(m) else {
+        let Some(index) = table.driver().find(m) else {
             debug_assert!(false, "a planned step is not legal");
             return None;
         };
+        let progress = table.play_at(index).ok()?;
         if progress != Progress::Step {
             return Some(progress);
         }
@@ -379,65 +424,71 @@ fn play_plan(driver: &mut TurnDriver, plan: &[Move]) -> Option<Progress> {
     None
 }
 
-/// Plays one roll of `dice` for [`TurnDriver::seat`], each seat choosing with
+/// Plays one roll of `dice` for the seat to act, each seat choosing with
 /// its chooser, to the end of the roll (or the game).
-pub fn play_roll(driver: &mut TurnDriver, dice: [u8; 2], choosers: &mut [&mut dyn Chooser; 2]) -> Result<Progress> {
-    driver.roll(dice)?;
-    let roller = driver.seat();
-    if let Some((d, _)) = driver.cascade_step() {
-        let plan = choosers[roller].plan_cascade(driver.position(), d, driver.rolls_before());
-        if let Some(done) = plan.and_then(|plan| play_plan(driver, &plan)) {
-            return Ok(done);
-        }
-        if let Some(done) = plan_the_share(driver, choosers) {
-            return Ok(done);
-        }
-    }
+pub fn play_roll(table: &mut dyn Table, dice: [u8; 2], choosers: &mut dyn Seats) -> Result<Progress> {
+    table.roll_dice(dice)?;
+    play_rolled(table, choosers)
+}
+
+/// Plays the rest of the roll being played. In a cascade each seat is asked
+/// once for a whole plan (the roller for its part, the opponent for its
+/// share) where the part or share can be planned from here: at a number's
+/// first move with no head checker used yet.
+pub fn play_rolled(table: &mut dyn Table, choosers: &mut dyn Seats) -> Result<Progress> {
+    let Some(dice) = table.driver().dice() else {
+        return Err(Error::new("no roll is being played: roll first"));
+    };
+    let mut asked = [false; 2];
     loop {
+        let driver = table.driver();
         let seat = driver.seat();
+        if let Some((number, count)) = driver.cascade_step() {
+            let plannable = driver.cascade_head_used() == 0 && (driver.is_handover() || count == FULL);
+            if plannable && !asked[seat] {
+                asked[seat] = true;
+                let plan = if driver.is_handover() {
+                    let share = driver.cascade_left().to_vec();
+                    choosers.seat(seat).plan_share(driver.position(), &share)
+                } else {
+                    choosers.seat(seat).plan_cascade(driver.position(), number, driver.rolls_before())
+                };
+                if let Some(plan) = plan {
+                    if let Some(done) = play_plan(table, &plan) {
+                        return Ok(done);
+                    }
+                    continue;
+                }
+            }
+        }
+        let driver = table.driver();
         let index = match driver.cascade_step() {
-            Some(step) => choosers[seat].choose_step(driver.position(), step, driver.legal_moves()),
-            None => choosers[seat].choose_play(driver.position(), dice, driver.legal_moves()),
+            Some(step) => choosers.seat(seat).choose_step(driver.position(), step, driver.legal_moves()),
+            None => choosers.seat(seat).choose_play(driver.position(), dice, driver.rolls_before(), driver.legal_moves()),
         };
-        let progress = driver.play_index(index)?;
+        let progress = table.play_at(index)?;
         if progress != Progress::Step {
             return Ok(progress);
         }
-        if seat == roller && driver.is_handover() {
-            // The roller's part has just handed over: the opponent may plan its share.
-            if let Some(done) = plan_the_share(driver, choosers) {
-                return Ok(done);
-            }
-        }
     }
-}
-
-/// At the start of a handover, the opponent's whole share if its chooser plans one.
-fn plan_the_share(driver: &mut TurnDriver, choosers: &mut [&mut dyn Chooser; 2]) -> Option<Progress> {
-    if !driver.is_handover() {
-        return None;
-    }
-    let share = driver.cascade_left().to_vec();
-    let plan = choosers[driver.seat()].plan_share(driver.position(), &share)?;
-    play_plan(driver, &plan)
 }
 
 /// A game stops after this many rolls (never seen: games end far sooner).
 pub const MAX_ROLLS: u32 = 5000;
 
-/// Plays `driver`'s game to its end with dice from `dice` (called once per
+/// Plays `table`'s game to its end with dice from `dice` (called once per
 /// roll), `on_roll` told of the board after every roll; `None` when the game
 /// reached [`MAX_ROLLS`].
 pub fn play_game(
-    driver: &mut TurnDriver,
+    table: &mut dyn Table,
     dice: &mut dyn FnMut(&TurnDriver) -> [u8; 2],
-    choosers: &mut [&mut dyn Chooser; 2],
+    choosers: &mut dyn Seats,
     on_roll: &mut dyn FnMut(&TurnDriver, Progress),
 ) -> Option<Finish> {
     for _ in 0..MAX_ROLLS {
-        let roll = dice(driver);
-        let progress = play_roll(driver, roll, choosers).expect("the driver rolls between rolls with dice 1 to 6");
-        on_roll(driver, progress);
+        let roll = dice(table.driver());
+        let progress = play_roll(table, roll, choosers).expect("the driver rolls between rolls with dice 1 to 6");
+        on_roll(table.driver(), progress);
         if let Progress::GameOver(finish) = progress {
             return Some(finish);
         }
@@ -452,7 +503,7 @@ mod tests {
     /// Always the first legal play or step.
     struct First;
     impl Chooser for First {
-        fn choose_play(&mut self, _: &Position, _: [u8; 2], _: &[Move]) -> usize {
+        fn choose_play(&mut self, _: &Position, _: [u8; 2], _: u32, _: &[Move]) -> usize {
             0
         }
     }
@@ -490,11 +541,11 @@ mod tests {
     fn the_first_rolls_do_not_cascade() {
         let rules = Rules::gulbara();
         let mut driver = TurnDriver::start(rules, 0);
-        let mut first = First;
-        let mut second = First;
+        let (mut first, mut second) = (First, First);
         for k in 0..3 {
             assert!(!driver.would_cascade([2, 2]), "roll {k}");
-            play_roll(&mut driver, [1, 2], &mut [&mut first, &mut second]).unwrap();
+            let mut seats: [&mut dyn Chooser; 2] = [&mut first, &mut second];
+            play_roll(&mut driver, [1, 2], &mut seats).unwrap();
         }
         assert!(driver.would_cascade([2, 2]));
     }
@@ -515,8 +566,9 @@ mod tests {
             let mut driver = TurnDriver::start(rules, 1);
             let mut source = crate::dice::Dice::new(3);
             let (mut a, mut b) = (First, First);
+            let mut seats: [&mut dyn Chooser; 2] = [&mut a, &mut b];
             let mut rolls = 0;
-            let finish = play_game(&mut driver, &mut |_| source.roll(), &mut [&mut a, &mut b], &mut |_, _| rolls += 1);
+            let finish = play_game(&mut driver, &mut |_| source.roll(), &mut seats, &mut |_, _| rolls += 1);
             assert!(matches!(finish, Some(Finish::Won { multiplier: 1..=3, .. })), "{rules:?}");
             assert_eq!(driver.finish(), finish);
             assert!(rolls > 10);

@@ -20,7 +20,7 @@ use crate::dice::Dice;
 use crate::error::{Error, Result};
 use crate::movegen::{check_die, Move, Play};
 use crate::position::Position;
-use crate::turn::{Finish, Progress, TurnDriver};
+use crate::turn::{Finish, Progress, Seats, Table, TurnDriver};
 use crate::variant::{Rules, Variant};
 
 pub use cube::{Cube, CubeRules};
@@ -379,9 +379,14 @@ impl Game {
 
     /// Plays the legal move with this index.
     pub fn play(&mut self, index: usize) -> Result<()> {
+        self.play_at(index).map(|_| ())
+    }
+
+    /// [`Game::play`], saying what comes next.
+    fn play_index(&mut self, index: usize) -> Result<Progress> {
         self.expect_phase(Phase::Move, "move")?;
         let Some(&m) = self.board.legal_moves().get(index) else {
-            return self.board.play_index(index).map(|_| ());
+            return self.board.play_index(index);
         };
         let (player, step) = (self.turn(), self.cascade_step());
         let progress = self.board.play_index(index)?;
@@ -392,7 +397,15 @@ impl Game {
             Progress::GameOver(Finish::Won { winner, multiplier }) => self.finish(Some(winner), multiplier, Ending::BoreOff),
             Progress::GameOver(Finish::Draw) => self.finish(None, 0, Ending::Draw),
         }
-        Ok(())
+        Ok(progress)
+    }
+
+    /// Plays the rest of the roll being played (the whole roll, or the rest
+    /// of a cascade part or share) with `choosers`, through the one turn
+    /// driver's loop ([`crate::turn::play_roll`] without the roll).
+    pub fn play_rest_of_roll(&mut self, choosers: &mut dyn Seats) -> Result<()> {
+        self.expect_phase(Phase::Move, "move")?;
+        crate::turn::play_rolled(self, choosers).map(|_| ())
     }
 
     /// Plays the legal move leading to the same position as `m`.
@@ -484,6 +497,20 @@ impl Game {
     /// Draws two dice from this game's seeded source (for players that roll for themselves).
     pub fn dice_source(&mut self) -> &mut Dice {
         &mut self.dice_source
+    }
+}
+
+/// A game is a table the turn loop plays on: each play is recorded, and a
+/// roll is refused outside the roll phase (a double offered must be answered).
+impl Table for Game {
+    fn driver(&self) -> &TurnDriver {
+        &self.board
+    }
+    fn roll_dice(&mut self, dice: [u8; 2]) -> Result<()> {
+        self.roll(Some(dice)).map(|_| ())
+    }
+    fn play_at(&mut self, index: usize) -> Result<Progress> {
+        self.play_index(index)
     }
 }
 

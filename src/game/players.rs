@@ -5,7 +5,8 @@ use super::{Game, GameResult, Phase};
 use crate::dice::Dice;
 use crate::error::Result;
 use crate::movegen::Move;
-use crate::position::{ME, THEM};
+use crate::position::{Position, ME, THEM};
+use crate::turn::{Chooser, Seats};
 use crate::variant::Variant;
 
 /// How a trivial player picks its move.
@@ -74,10 +75,38 @@ fn greedy_score(m: &Move) -> i32 {
     score
 }
 
+/// Two trivial players as the turn loop's choosers, drawing their random
+/// picks from one generator.
+pub struct Trivial<'a> {
+    pub strategies: [Strategy; 2],
+    pub picks: &'a mut Dice,
+    seat: usize,
+}
+
+impl<'a> Trivial<'a> {
+    pub fn new(strategies: [Strategy; 2], picks: &'a mut Dice) -> Trivial<'a> {
+        Trivial { strategies, picks, seat: 0 }
+    }
+}
+
+impl Chooser for Trivial<'_> {
+    fn choose_play(&mut self, _: &Position, _: [u8; 2], _: u32, plays: &[Move]) -> usize {
+        self.strategies[self.seat].choose(plays, self.picks)
+    }
+}
+
+impl Seats for Trivial<'_> {
+    fn seat(&mut self, seat: usize) -> &mut dyn Chooser {
+        self.seat = seat;
+        self
+    }
+}
+
 /// Plays `game` to its end; player p picks with `strategies[p]`, choosing
 /// with `picks` (the game's own seeded dice roll the dice). Doubles offered
 /// by someone else are taken; trivial players never double.
 pub fn play_out(game: &mut Game, strategies: [Strategy; 2], picks: &mut Dice) -> Result<GameResult> {
+    let mut players = Trivial::new(strategies, picks);
     loop {
         match game.phase() {
             Phase::OpeningRoll => {
@@ -86,10 +115,7 @@ pub fn play_out(game: &mut Game, strategies: [Strategy; 2], picks: &mut Dice) ->
             Phase::Roll => {
                 game.roll(None)?;
             }
-            Phase::Move => {
-                let i = strategies[game.turn()].choose(game.legal_moves(), picks);
-                game.play(i)?;
-            }
+            Phase::Move => game.play_rest_of_roll(&mut players)?,
             Phase::DoubleOffered => game.take()?,
             Phase::Over => return Ok(game.result().expect("a finished game has a result")),
         }

@@ -15,8 +15,11 @@
 //! plays cascades with the same evaluation.
 
 use crate::eval::{final_evaluation, game_result};
+use std::cell::RefCell;
+
+use crate::movegen::Move;
 use crate::outcome::bear_off_multiplier;
-use crate::movegen::{Move, MoveGen};
+use crate::turn::{Chooser, Finish, Progress, SelfPlay, TurnDriver};
 use crate::nn::encoding::{encode, input_count};
 use crate::dice::Dice;
 use crate::nn::{equity, invert, Mlp, OUTPUTS};
@@ -137,8 +140,6 @@ pub struct TdTrainer {
     pub rate: f32,
     /// TD(lambda)'s lambda; 0 (the default) learns online after every turn.
     pub trace_decay: f32,
-    gen: MoveGen,
-    moves: Vec<Move>,
     x: Vec<f32>,
 }
 
@@ -150,7 +151,7 @@ impl TdTrainer {
 
     pub fn from_net(net: Mlp, rules: Rules, seed: u64, rate: f32) -> TdTrainer {
         let x = vec![0.0; net.inputs];
-        TdTrainer { net, rules, rng: Dice::training(seed), rate, trace_decay: 0.0, gen: MoveGen::new(), moves: Vec::new(), x }
+        TdTrainer { net, rules, rng: Dice::training(seed), rate, trace_decay: 0.0, x }
     }
 
     /// Plays and learns from `games` self-play games.
@@ -163,15 +164,15 @@ impl TdTrainer {
     }
 
     fn train_one_game(&mut self, stats: &mut TrainStats) {
-        let mut pos = Position::start(self.rules);
+        let mut board = TurnDriver::new(self.rules, Position::start(self.rules), 0, 0, None);
         let mut first_to_move = true;
         // With a trace decay the game's turns are kept and learned at its end.
         let mut turns: Vec<(Position, [f32; OUTPUTS])> = Vec::new();
         let mut finished = false;
-        for roll in 0..2000u32 {
+        for _ in 0..2000u32 {
+            let pos = *board.position();
             let (d1, d2) = (self.rng.die(), self.rng.die());
-            let cascade = crate::cascade::cascades(&self.rules, roll, d1, d2);
-            let turn = play_roll(Nets::one(&self.net), &mut self.gen, &mut self.moves, &pos, (d1, d2), cascade);
+            let turn = play_roll(Nets::one(&self.net), &mut board, [d1, d2]);
             if self.trace_decay > 0.0 {
                 turns.push((pos, turn.target));
             } else {
@@ -187,7 +188,6 @@ impl TdTrainer {
                 finished = true;
                 break;
             }
-            pos = turn.next;
             first_to_move = !first_to_move;
         }
         if !finished {
@@ -231,73 +231,53 @@ impl TdTrainer {
     }
 }
 
-/// Plays one roll for the player on roll in `pos` with the network choosing
-/// every play at 0-ply: an ordinary turn, or (when `cascade`) a whole gul bara
+/// The network at 0-ply as a [`Chooser`]: the play (or cascade step, judged
+/// as if the turn ended after it) whose result is best for the mover.
+pub struct NetChooser<'a> {
+    player: NetPlayer<'a>,
+    /// The last chosen play's value for the mover, opponent on roll.
+    chosen: [f32; OUTPUTS],
+}
+
+impl<'a> NetChooser<'a> {
+    pub fn new(nets: Nets<'a>) -> NetChooser<'a> {
+        NetChooser { player: NetPlayer::with_nets(nets), chosen: [0.0; OUTPUTS] }
+    }
+}
+
+impl Chooser for NetChooser<'_> {
+    fn choose_play(&mut self, _: &Position, _: [u8; 2], _: u32, plays: &[Move]) -> usize {
+        let (index, value) = self.player.choose(plays);
+        self.chosen = value;
+        index
+    }
+}
+
+/// Plays one roll of `dice` on `board` through the turn driver, the network
+/// choosing for both sides at 0-ply: an ordinary turn, or a whole gul bara
 /// cascade with the opponent's share (RULES.md section 4).
-pub fn play_roll(
-    nets: Nets,
-    gen: &mut MoveGen,
-    moves: &mut Vec<Move>,
-    pos: &Position,
-    (d1, d2): (u8, u8),
-    cascade: bool,
-) -> TurnOutcome {
-    if cascade {
-        play_cascade(nets, gen, moves, pos, d1)
-    } else {
-        play_turn(nets, gen, moves, pos, d1, d2)
-    }
-}
-
-/// An ordinary turn: the best play at 0-ply.
-fn play_turn(nets: Nets, gen: &mut MoveGen, moves: &mut Vec<Move>, pos: &Position, d1: u8, d2: u8) -> TurnOutcome {
-    gen.legal_moves(pos, d1, d2, moves);
-    let (index, value) = NetPlayer::with_nets(nets).choose(moves);
-    let chosen = moves[index].position;
-    if chosen.off(ME) == CHECKERS {
-        return TurnOutcome { target: final_outcome(&chosen), next: chosen, finished: Some(true) };
-    }
-    TurnOutcome { target: value, next: chosen.flip(), finished: None }
-}
-
-/// A gul bara cascade from `d`: the mover plays four of each number up from
-/// `d` until one cannot be played in full; the opponent then plays what is
-/// left, number by number, before its own roll. Each step is chosen greedily
-/// as if the turn ended after it.
-fn play_cascade(nets: Nets, gen: &mut MoveGen, moves: &mut Vec<Move>, start: &Position, d: u8) -> TurnOutcome {
-    let mut pos = *start;
-    let mut head_used = 0;
-    let mut left_over: Option<(u8, u8)> = None;
-    for number in d..=6 {
-        gen.cascade_step(&pos, number, 4, head_used, moves);
-        let step = moves[NetPlayer::with_nets(nets).choose(moves).0];
-        pos = step.position;
-        head_used = step.head_used;
-        if pos.off(ME) == CHECKERS {
-            return TurnOutcome { target: final_outcome(&pos), next: pos, finished: Some(true) };
+pub fn play_roll(nets: Nets, board: &mut TurnDriver, dice: [u8; 2]) -> TurnOutcome {
+    let roller = board.seat();
+    let ordinary = !board.would_cascade(dice);
+    let mut chooser = NetChooser::new(nets);
+    let progress = crate::turn::play_roll(board, dice, &mut SelfPlay(&mut chooser)).expect("self-play rolls dice 1 to 6 between rolls");
+    match progress {
+        Progress::GameOver(Finish::Won { winner, multiplier }) => TurnOutcome {
+            target: final_evaluation(winner == roller, multiplier).to_array(),
+            next: *board.position(),
+            finished: Some(winner == roller),
+        },
+        Progress::GameOver(Finish::Draw) => {
+            TurnOutcome { target: final_evaluation(true, 0).to_array(), next: *board.position(), finished: None }
         }
-        if step.moves_played() < 4 {
-            left_over = Some((number, 4 - step.moves_played() as u8));
-            break;
+        _ => {
+            // The opponent rolls next (after an ordinary turn, a whole
+            // cascade, or a share it played). After an ordinary turn the
+            // chooser has just judged that very position.
+            let target = if ordinary { chooser.chosen } else { invert(&chooser.player.value(board.position())) };
+            TurnOutcome { target, next: *board.position(), finished: None }
         }
     }
-    // The opponent's share, played from its side.
-    let mut theirs = pos.flip();
-    if let Some((first, count)) = left_over {
-        let mut head_used = 0;
-        for number in first..=6 {
-            let n = if number == first { count } else { 4 };
-            gen.cascade_step(&theirs, number, n, head_used, moves);
-            let step = moves[NetPlayer::with_nets(nets).choose(moves).0];
-            theirs = step.position;
-            head_used = step.head_used;
-            if theirs.off(ME) == CHECKERS {
-                return TurnOutcome { target: invert(&final_outcome(&theirs)), next: theirs, finished: Some(false) };
-            }
-        }
-    }
-    let value = invert(&NetPlayer::with_nets(nets).value(&theirs));
-    TurnOutcome { target: value, next: theirs, finished: None }
 }
 
 /// What one roll led to, for the player who rolled.
@@ -311,60 +291,72 @@ pub struct TurnOutcome {
     pub finished: Option<bool>,
 }
 
-/// Positions from games the network plays against itself at 0-ply (with one
-/// play in ten chosen at random, so the sample strays from the main lines),
-/// each seen from the player on roll and taken with probability 1/4.
+/// Uniformly random plays from a generator shared with the loop's dice.
+struct RandomFrom<'a>(&'a RefCell<Dice>);
+
+impl Chooser for RandomFrom<'_> {
+    fn choose_play(&mut self, _: &Position, _: [u8; 2], _: u32, plays: &[Move]) -> usize {
+        self.0.borrow_mut().below(plays.len())
+    }
+}
+
+/// The network at 0-ply, one play in ten at random, from a generator shared
+/// with the loop's dice (the self-play sampler's player).
+struct Straying<'a> {
+    net: NetChooser<'a>,
+    rng: &'a RefCell<Dice>,
+}
+
+impl Chooser for Straying<'_> {
+    fn choose_play(&mut self, pos: &Position, dice: [u8; 2], rolls_before: u32, plays: &[Move]) -> usize {
+        let mut rng = self.rng.borrow_mut();
+        if rng.below(10) == 0 {
+            return rng.below(plays.len());
+        }
+        drop(rng);
+        self.net.choose_play(pos, dice, rolls_before, plays)
+    }
+}
+
+/// Positions from games the network plays against itself at 0-ply through
+/// the turn driver (with one play or cascade step in ten chosen at random, so
+/// the sample strays from the main lines), each seen from the player on roll
+/// and taken with probability 1/4.
 pub fn selfplay_positions(net: &Mlp, rules: Rules, count: usize, seed: u64) -> Vec<Position> {
-    let mut rng = Dice::training(seed);
-    let mut gen = MoveGen::new();
-    let mut moves = Vec::new();
-    let mut player = NetPlayer::new(net);
+    let rng = RefCell::new(Dice::training(seed));
+    let mut player = Straying { net: NetChooser::new(Nets::one(net)), rng: &rng };
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
-        let mut pos = Position::start(rules);
+        let mut board = TurnDriver::new(rules, Position::start(rules), 0, 0, None);
         for turn in 0..2000 {
-            if turn > 1 && rng.below(4) == 0 {
-                out.push(pos);
+            if turn > 1 && rng.borrow_mut().below(4) == 0 {
+                out.push(*board.position());
                 if out.len() == count {
                     break;
                 }
             }
-            let (d1, d2) = (rng.die(), rng.die());
-            gen.legal_moves(&pos, d1, d2, &mut moves);
-            let index = if rng.below(10) == 0 { rng.below(moves.len()) } else { player.choose(&moves).0 };
-            let chosen = moves[index];
-            if chosen.position.off(ME) == CHECKERS {
+            let dice = rng.borrow_mut().roll();
+            let progress = crate::turn::play_roll(&mut board, dice, &mut SelfPlay(&mut player)).expect("dice 1 to 6 between rolls");
+            if matches!(progress, Progress::GameOver(_)) {
                 break;
             }
-            pos = chosen.position.flip();
         }
     }
     out
 }
 
-/// Points per game of the network against uniformly random play, both sides
-/// starting equally often, from a fixed seed.
+/// Points per game of the network against uniformly random play through the
+/// turn driver, both sides starting equally often, from a fixed seed.
 pub fn score_against_random(net: &Mlp, rules: Rules, games: usize, seed: u64) -> f64 {
-    let mut rng = Dice::training(seed);
-    let mut gen = MoveGen::new();
-    let mut moves = Vec::new();
-    let mut player = NetPlayer::new(net);
+    let rng = RefCell::new(Dice::training(seed));
     let mut total = 0.0f64;
     for g in 0..games {
-        let mut pos = Position::start(rules);
-        let mut net_on_roll = g % 2 == 0;
-        for _ in 0..2000 {
-            let (d1, d2) = (rng.die(), rng.die());
-            gen.legal_moves(&pos, d1, d2, &mut moves);
-            let index = if net_on_roll { player.choose(&moves).0 } else { rng.below(moves.len()) };
-            let chosen = moves[index];
-            if chosen.position.off(ME) == CHECKERS {
-                let points = outcome_points(&final_outcome(&chosen.position)) as f64;
-                total += if net_on_roll { points } else { -points };
-                break;
-            }
-            pos = chosen.position.flip();
-            net_on_roll = !net_on_roll;
+        let (mut network, mut random) = (NetChooser::new(Nets::one(net)), RandomFrom(&rng));
+        let mut seats: [&mut dyn Chooser; 2] = [&mut network, &mut random];
+        let mut board = TurnDriver::new(rules, Position::start(rules), g % 2, 0, None);
+        let finish = crate::turn::play_game(&mut board, &mut |_| rng.borrow_mut().roll(), &mut seats, &mut |_, _| {});
+        if let Some(Finish::Won { winner, multiplier }) = finish {
+            total += if winner == 0 { multiplier as f64 } else { -(multiplier as f64) };
         }
     }
     total / games as f64

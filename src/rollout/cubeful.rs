@@ -26,7 +26,7 @@ use crate::cube::met::MatchEquityTable;
 use crate::cube::state::{CubeState, Owner};
 use crate::error::{Error, Result};
 use crate::eval::{final_evaluation, game_result, Evaluation};
-use crate::movegen::{Move, MoveGen};
+use crate::turn::TurnDriver;
 use crate::nn::td::{play_roll, NetPlayer, Nets};
 use crate::dice::Dice;
 use crate::nn::{invert, OUTPUTS};
@@ -77,32 +77,26 @@ pub fn play_out(
     first_roll: Option<(u8, u8)>,
     rolls_before: u32,
     rng: &mut Dice,
-    gen: &mut MoveGen,
-    moves: &mut Vec<Move>,
 ) -> Trajectory {
     let mut turns = Vec::with_capacity(128);
     if let Some((mover_won, points)) = game_result(start) {
         let points = points as i32;
         return Trajectory { turns, starter_points: if mover_won { points } else { -points } };
     }
-    let gul_bara = start.variant() == Variant::GulBara;
-    let cascade_from = start.rules().cascade_after_rolls as u32;
-    let mut pos = *start;
+    let mut board = TurnDriver::new(*start.rules(), *start, 0, rolls_before, None);
     let mut probabilities = NetPlayer::with_nets(nets).value(start);
     for turn in 0..MAX_TURNS {
-        turns.push(Turn::new(&pos, probabilities));
+        turns.push(Turn::new(board.position(), probabilities));
         let (d1, d2) = match first_roll {
             Some(roll) if turn == 0 => roll,
             _ => (rng.die(), rng.die()),
         };
-        let cascade = gul_bara && d1 == d2 && rolls_before.saturating_add(turn) >= cascade_from;
-        let outcome = play_roll(nets, gen, moves, &pos, (d1, d2), cascade);
+        let outcome = play_roll(nets, &mut board, [d1, d2]);
         if outcome.finished.is_some() {
             // `target` is then the exact outcome for the player who rolled.
             let points = crate::nn::equity(&outcome.target).round() as i32;
             return Trajectory { turns, starter_points: if turn % 2 == 0 { points } else { -points } };
         }
-        pos = outcome.next;
         // The roller's value of the next position is its opponent's
         // evaluation of it, turned round: no second network call.
         probabilities = invert(&outcome.target);
@@ -199,12 +193,11 @@ pub fn trajectories(nets: Nets, start: &Position, rolls_before: u32, trials: usi
         let handles: Vec<_> = (0..threads)
             .map(|k| {
                 scope.spawn(move || {
-                    let (mut gen, mut moves) = (MoveGen::new(), Vec::with_capacity(64));
                     (k..trials)
                         .step_by(threads)
                         .map(|t| {
                             let first = ((t % 36 / 6) as u8 + 1, (t % 6) as u8 + 1);
-                            (t, play_out(nets, start, Some(first), rolls_before, &mut trial_rng(seed, t), &mut gen, &mut moves))
+                            (t, play_out(nets, start, Some(first), rolls_before, &mut trial_rng(seed, t)))
                         })
                         .collect::<Vec<_>>()
                 })
@@ -283,8 +276,6 @@ pub fn play_match(
     score: [u32; 2],
     crawford: bool,
     rng: &mut Dice,
-    gen: &mut MoveGen,
-    moves: &mut Vec<Move>,
     policy: &CubePolicy,
 ) -> Result<MatchOutcome> {
     let first = CubeState { match_length: length, score, crawford, ..CubeState::money() };
@@ -294,7 +285,7 @@ pub fn play_match(
     let mut crawford_seen = score.iter().any(|&s| s + 1 == length);
     for games in 1.. {
         let starter = rng.below(2);
-        let game = play_out(nets, &Position::start(rules), None, 0, rng, gen, moves);
+        let game = play_out(nets, &Position::start(rules), None, 0, rng);
         let state = CubeState { owner: Owner::Centered, value: 1, score: [score[starter], score[1 - starter]], crawford, ..first };
         let points = cube_points(&game, &state, FirstDecision::Free, policy)?;
         if points == 0 {
@@ -349,10 +340,9 @@ pub fn selfplay_matches(
         let handles: Vec<_> = (0..threads)
             .map(|k| {
                 scope.spawn(move || {
-                    let (mut gen, mut moves) = (MoveGen::new(), Vec::with_capacity(64));
                     (k..matches)
                         .step_by(threads)
-                        .map(|m| play_match(nets, rules, length, score, crawford, &mut trial_rng(seed, m), &mut gen, &mut moves, policy))
+                        .map(|m| play_match(nets, rules, length, score, crawford, &mut trial_rng(seed, m), policy))
                         .collect::<Vec<_>>()
                 })
             })
