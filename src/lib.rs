@@ -12,9 +12,11 @@
 //! - [`outcome`]: what a game's end is worth (the five probabilities, equity, results);
 //! - [`turn`]: the one turn driver (what a roll does in every variant) and the chooser trait;
 //! - [`cascade`]: gul bara's cascading doubles as whole turns (the mover's part, the opponent's share);
-//! - [`game`]: whole games and matches, the cube, trivial players;
+//! - [`game`]: whole games and matches, the cube, trivial players, the snapshot (a position with
+//!   its turn, dice, cube and score);
 //! - [`cube`]: cube decisions and cubeful equity, match equity tables;
-//! - [`formats`]: XGID, GNU Backgammon IDs, FIBS boards and the project's JSON;
+//! - [`formats`]: the texts of [`game`]'s state: XGID, GNU Backgammon IDs, FIBS boards, the
+//!   project's JSON, and game and match records (it depends on [`game`], not the other way);
 //! - [`eval`], [`bearoff`], [`search`]: evaluation, exact race tables, expectiminimax
 //!   (cubeless, and cubeful in [`search::cubeful`]);
 //! - [`nn`], [`rollout`]: neural networks, their training, and rollouts;

@@ -9,9 +9,9 @@
 //!
 //! Player 0 is "you". Money play is match length 9999 (unlimited).
 
-use super::{require_backgammon, Snapshot};
+use super::require_backgammon;
 use crate::error::{Error, Result};
-use crate::game::{Cube, CubeRules, Stakes};
+use crate::game::{Cube, CubeRules, Snapshot, Stakes};
 use crate::variant::Rules;
 
 const FIELDS: usize = 53;

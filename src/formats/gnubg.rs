@@ -12,9 +12,9 @@
 //! decide (1), double offered (1), resignation (2), die 1 (3), die 2 (3),
 //! match length (15), player 0's score (15), player 1's score (15).
 
-use super::{require_backgammon, Snapshot};
+use super::require_backgammon;
 use crate::error::{Error, Result};
-use crate::game::{Cube, CubeRules, Stakes};
+use crate::game::{Cube, CubeRules, Snapshot, Stakes};
 use crate::position::Position;
 use crate::variant::Rules;
 

@@ -16,9 +16,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::Snapshot;
 use crate::error::{Error, Result};
-use crate::game::{Cube, CubeRules, Stakes};
+use crate::game::{Cube, CubeRules, Snapshot, Stakes};
 use crate::variant::{OptionValue, Rules, Variant};
 
 pub fn rules_to_json(rules: &Rules) -> Value {
@@ -235,9 +234,13 @@ pub fn snapshot_from_value(v: &Value) -> Result<Snapshot> {
     Ok(s)
 }
 
+/// Reads a JSON text (a position or a record) into a value.
+pub fn parse_json(text: &str) -> Result<Value> {
+    serde_json::from_str(text).map_err(|e| Error::new(format!("not valid JSON: {e}")))
+}
+
 pub fn snapshot_from_json(text: &str) -> Result<Snapshot> {
-    let v: Value = serde_json::from_str(text).map_err(|e| Error::new(format!("not valid JSON: {e}")))?;
-    snapshot_from_value(&v)
+    snapshot_from_value(&parse_json(text)?)
 }
 
 #[cfg(test)]

@@ -13,9 +13,9 @@
 //!
 //! Player 0 is the bottom player, player 1 the top player.
 
-use super::{require_backgammon, Snapshot};
+use super::require_backgammon;
 use crate::error::{Error, Result};
-use crate::game::{Cube, CubeRules, Stakes};
+use crate::game::{Cube, CubeRules, Snapshot, Stakes};
 use crate::variant::Rules;
 
 fn point_char(n: u8, upper: bool) -> char {

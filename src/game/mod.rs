@@ -8,13 +8,20 @@
 //! problem, leaving the game as it was. Players are numbered 0 and 1 for the
 //! whole game; the current [`Position`] is always seen from the player whose
 //! turn it is (the player on roll, or the doubler while a double is offered).
+//!
+//! The game layer owns the state: games, matches, their events and results,
+//! and the [`Snapshot`] (a position with its turn, dice, cube and score) a
+//! game may continue from. It knows nothing of texts: the position texts
+//! (XGID, GNU Backgammon IDs, FIBS boards, JSON) and the game and match
+//! records' JSON belong to the format layer above it, which reads and writes
+//! this state.
 
 pub mod cube;
 pub mod entry;
 pub mod matches;
 pub mod players;
-pub mod record;
 pub mod result;
+pub mod snapshot;
 
 use crate::dice::Dice;
 use crate::error::{Error, Result};
@@ -25,6 +32,7 @@ use crate::variant::{Rules, Variant};
 
 pub use cube::{Cube, CubeRules};
 pub use result::{Ending, GameResult};
+pub use snapshot::Snapshot;
 
 /// What the game waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -101,7 +109,7 @@ pub struct Game {
     history: Vec<Event>,
     result: Option<GameResult>,
     /// Where the game began when not from the start: (snapshot, rolls, starter).
-    origin: Option<(crate::formats::Snapshot, u32, Option<usize>)>,
+    origin: Option<(Snapshot, u32, Option<usize>)>,
 }
 
 fn check_dice(dice: [u8; 2]) -> Result<[u8; 2]> {
@@ -138,7 +146,7 @@ impl Game {
     /// and score). A snapshot does not tell how many rolls came before, so
     /// `rolls` says it (gul bara's first rolls do not cascade); `starter` is
     /// needed only for `last_roll_draw`.
-    pub fn from_snapshot(s: &crate::formats::Snapshot, rolls: u32, starter: Option<usize>, seed: u64) -> Result<Game> {
+    pub fn from_snapshot(s: &Snapshot, rolls: u32, starter: Option<usize>, seed: u64) -> Result<Game> {
         s.validate()?;
         let mut game = Game::new(*s.rules(), s.cube_rules, s.stakes, seed)?;
         if let Some(st) = starter {
@@ -270,7 +278,7 @@ impl Game {
     }
     /// The snapshot the game continued from (with its `rolls` and `starter`),
     /// or None for a game from the start.
-    pub fn origin(&self) -> Option<&(crate::formats::Snapshot, u32, Option<usize>)> {
+    pub fn origin(&self) -> Option<&(Snapshot, u32, Option<usize>)> {
         self.origin.as_ref()
     }
     pub fn history(&self) -> &[Event] {

@@ -1,6 +1,7 @@
 //! Python classes for whole games and matches (`tavla.Game`, `tavla.Match`)
-//! and the position formats (`tavla.formats`). Conversion only: the rules
-//! live in `crate::game` and `crate::formats`.
+//! and the position formats (`tavla.formats`). Conversion only: the rules and
+//! the state live in `crate::game`, the texts (positions, game and match
+//! records) in `crate::formats`.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -8,10 +9,10 @@ use pyo3::types::{PyDict, PyInt, PyList, PyString};
 
 use super::{opt_whole_arg, rules_dict, rules_from_kwargs, value_error, whole_arg, whole_pair, PyMove, PyPosition};
 use crate::dice::Dice;
-use crate::formats::{self, Snapshot};
+use crate::formats::{self, record};
 use crate::game::matches::Match;
 use crate::game::players::{play_out, simulate, Strategy};
-use crate::game::{record, Cube, CubeRules, Event, Game, GameResult, Stakes};
+use crate::game::{Cube, CubeRules, Event, Game, GameResult, Snapshot, Stakes};
 use crate::notation::format_play;
 use crate::variant::Variant;
 

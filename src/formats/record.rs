@@ -1,4 +1,7 @@
-//! Game and match records as JSON, and replaying them move by move.
+//! Game and match records as JSON, and replaying them move by move. The
+//! records' contents (a [`Game`]'s settings, its [`Event`]s and its
+//! [`GameResult`], a [`Match`]) are the game layer's; this module only writes
+//! and reads their text.
 //!
 //! A game record holds the settings and the list of events; a move is kept in
 //! the usual notation (and, for a cascade step, the number and the moves
@@ -23,13 +26,13 @@
 
 use serde_json::{json, Value};
 
-use super::matches::Match;
-use super::{CubeRules, Ending, Event, Game, GameResult, Stakes};
-use crate::error::{Error, Result};
-use crate::formats::json::{
+use super::json::{
     as_u32, cube_rules_from_json, cube_rules_to_json, dice_from_json, object, opt_bool, opt_player, opt_u32, pair,
-    rules_from_json, rules_to_json,
+    parse_json, rules_from_json, rules_to_json, snapshot_from_value, snapshot_to_value,
 };
+use crate::error::{Error, Result};
+use crate::game::matches::Match;
+use crate::game::{CubeRules, Ending, Event, Game, GameResult, Phase, Stakes};
 use crate::notation::format_play;
 
 fn event_to_json(e: &Event) -> Value {
@@ -88,7 +91,7 @@ pub fn game_to_value(game: &Game) -> Value {
     });
     if let Some((snapshot, rolls, starter)) = game.origin() {
         v["start"] = json!({
-            "position": crate::formats::json::snapshot_to_value(snapshot),
+            "position": snapshot_to_value(snapshot),
             "rolls": rolls,
             "starter": starter,
         });
@@ -190,9 +193,8 @@ pub fn game_setup(v: &Value) -> Result<(Game, &Vec<Value>)> {
         // The game continued from a position rather than the start.
         Some(start) => {
             let start = object(start, "\"start\"")?;
-            let snapshot = crate::formats::json::snapshot_from_value(
-                start.get("position").ok_or_else(|| Error::new("\"start\" needs \"position\""))?,
-            )?;
+            let snapshot =
+                snapshot_from_value(start.get("position").ok_or_else(|| Error::new("\"start\" needs \"position\""))?)?;
             let rolls = opt_u32(start, "rolls", 10)?;
             let starter = opt_player(start.get("starter"), "start.starter")?;
             Game::from_snapshot(&snapshot, rolls, starter, 0)?
@@ -210,10 +212,6 @@ pub fn game_from_value(v: &Value) -> Result<Game> {
     }
     check_result(&game, v.get("result"))?;
     Ok(game)
-}
-
-pub fn parse_json(text: &str) -> Result<Value> {
-    serde_json::from_str(text).map_err(|e| Error::new(format!("not valid JSON: {e}")))
 }
 
 pub fn game_from_json(text: &str) -> Result<Game> {
@@ -281,7 +279,7 @@ pub fn match_from_json(text: &str) -> Result<Match> {
         }
         for (k, e) in events(game).map_err(at)?.iter().enumerate() {
             // next_game already began a game its previous winner starts.
-            if k == 0 && e.get("type").and_then(Value::as_str) == Some("begin") && m.game().phase() != super::Phase::OpeningRoll {
+            if k == 0 && e.get("type").and_then(Value::as_str) == Some("begin") && m.game().phase() != Phase::OpeningRoll {
                 continue;
             }
             apply_event(m.game_mut(), e, k).map_err(at)?;
@@ -289,4 +287,61 @@ pub fn match_from_json(text: &str) -> Result<Match> {
         check_result(m.game(), game.get("result")).map_err(at)?;
     }
     Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Dice;
+    use crate::game::players::{play_out, Strategy};
+    use crate::game::Snapshot;
+    use crate::variant::Rules;
+
+    #[test]
+    fn records_round_trip_and_replay() {
+        for rules in [Rules::backgammon(), Rules::nardy(), Rules::gulbara()] {
+            let mut g = Game::money(rules, 11);
+            play_out(&mut g, [Strategy::Random; 2], &mut Dice::new(3)).unwrap();
+            let text = game_to_json(&g);
+            let back = game_from_json(&text).unwrap();
+            assert_eq!(back.history(), g.history());
+            assert_eq!(back.result(), g.result());
+            let states = replay_game(&text).unwrap();
+            assert_eq!(states.len(), g.history().len() + 1);
+            assert_eq!(states.last().unwrap().position(), g.position());
+            // A tampered result is caught.
+            let bad = text.replacen("\"points\": ", "\"points\": 1", 1);
+            assert!(game_from_json(&bad).is_err());
+        }
+        let mut m = Match::new(Rules::backgammon(), 3, true, CubeRules::default(), 5).unwrap();
+        let mut picks = Dice::new(2);
+        loop {
+            play_out(m.game_mut(), [Strategy::Greedy, Strategy::Random], &mut picks).unwrap();
+            if m.is_over() {
+                break;
+            }
+            m.next_game().unwrap();
+        }
+        let text = match_to_json(&m);
+        let back = match_from_json(&text).unwrap();
+        assert_eq!(back.score(), m.score());
+        assert_eq!(back.finished_games().len(), m.finished_games().len());
+    }
+
+    #[test]
+    fn a_game_from_a_position_records_where_it_began() {
+        // Gul bara, player 1 on roll; player 0 has 10 on its 24 and 5 on its 9, player 1 all 15 on its 1.
+        let (mut p0, mut p1) = ([0i64; 25], [0i64; 25]);
+        p0[23] = 10;
+        p0[8] = 5;
+        p1[0] = 15;
+        let position = Snapshot::position_from_players(Rules::gulbara(), [&p0, &p1], 1).unwrap();
+        let mut g = Game::from_snapshot(&Snapshot { turn: 1, ..Snapshot::new(position) }, 10, None, 1).unwrap();
+        play_out(&mut g, [Strategy::Random; 2], &mut Dice::new(4)).unwrap();
+        let text = game_to_json(&g);
+        assert!(text.contains("\"start\""));
+        let back = game_from_json(&text).unwrap();
+        assert_eq!(back.history(), g.history());
+        assert_eq!(back.result(), g.result());
+    }
 }
