@@ -124,9 +124,15 @@ class Game:
     @property
     def is_cascade_handover(self) -> bool: ...
     @property
+    def cascade_left(self) -> list[tuple[int, int]]:
+        """Gul bara: the (number, moves) still to play by the player to move, the current step first."""
+    @property
     def is_last_turn(self) -> bool: ...
     @property
     def rolls(self) -> int: ...
+    @property
+    def rolls_before(self) -> int:
+        """Rolls made before the one being played: the ``rolls`` Engine.hint takes."""
     @property
     def cube_value(self) -> int: ...
     @property

@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
-from ._core import Engine, Move, Position, _duel, _game_result
+from ._core import Engine, Game, Move, Position, _duel
 
 # The plies a gnubg player may search: gnubg_nn accepts any ply >= 0, but from 4 on a move takes
 # a minute or more (see the module doc), so a duel would seem to run for ever.
@@ -214,32 +214,32 @@ def duel(
 
 
 def _python_game(variant: str, players: Sequence[Any], starter: int, game_seed: int):
-    """One backgammon game in Python (for gnubg): player 0's points, decisions, seconds."""
+    """One backgammon game driven from Python (for gnubg) through ``tavla.Game``, so the engine's turn
+    driver plays the rules: player 0's points, decisions, seconds."""
     rng = random.Random(game_seed)
     choice_rng = random.Random(game_seed * 31 + starter)
-    pos = Position.start(variant)
-    seat = starter
+    game = Game(variant, cube=False, seed=0)
+    game.begin(starter)
     decisions = [0, 0]
     seconds = [0.0, 0.0]
-    for roll_number in range(5000):
+    while not game.is_over and game.rolls < 5000:
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-        while roll_number == 0 and d1 == d2:
+        while game.rolls == 0 and d1 == d2:  # backgammon opens with the roll-off's two different dice
             d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        game.roll((d1, d2))
+        seat, pos = game.turn, game.position
         t = time.perf_counter()
         player = players[seat]
         if isinstance(player, Engine):
             m = player.best_move(pos, d1, d2)
         elif player == "random":
-            m = choice_rng.choice(pos.legal_moves(d1, d2))
+            m = choice_rng.choice(game.legal_moves())
         else:
             m = player(pos, d1, d2)
         seconds[seat] += time.perf_counter() - t
         decisions[seat] += 1
-        result = _game_result(m.position)
-        if result is not None:
-            mover_won, pts = result
-            winner = seat if mover_won else 1 - seat
-            return (pts if winner == 0 else -pts), decisions, seconds
-        pos = m.position.flip()
-        seat = 1 - seat
-    return 0, decisions, seconds
+        game.play(m)
+    result = game.result
+    if result is None:
+        return 0, decisions, seconds
+    return (result["points"] if result["winner"] == 0 else -result["points"]), decisions, seconds

@@ -35,39 +35,22 @@ class Quit(Exception):
     pass
 
 
-def rolls_before(game: "tavla.Game") -> int:
-    """The game's rolls made before the one being played (``Game.rolls`` already counts it): gul bara
-    doubles cascade only past the first ``cascade_after_rolls`` of them."""
-    return max(0, game.rolls - 1)
-
-
-def remaining_handover(game: "tavla.Game") -> list:
-    """The (die, count) list still to be played in a cascade share: the step being played, then four of
-    each higher number up to 6."""
-    die, count = game.cascade_step
-    return [(die, count)] + [(n, 4) for n in range(die + 1, 7)]
-
-
-def legal_replay(game: "tavla.Game", part) -> Optional[list]:
+def checked_plan(game: "tavla.Game", part) -> Optional[list]:
     """The steps of a whole-cascade ``part`` (the engine's rest of the cascade being played, from the
-    current step on) as ``(number, position)``, each checked to be a legal step from where the last one
-    leaves the board: the first against the game's legal moves, the rest against
-    ``Position.legal_cascade_step`` with the head checkers used so far. None when a step is not legal
-    (or the part does not start at the step being played)."""
+    current step on) as ``(number, position)``, each played on a copy of the game so that the game's own
+    turn driver says it is legal. None when one is not (or the part does not start at the step being
+    played)."""
     steps = list(part.cascade_steps)
-    die, count = game.cascade_step
-    if not steps or steps[0][0] != die:
+    if not steps or steps[0][0] != game.cascade_step[0]:
         return None
+    trial = game.copy()
     plan = []
-    here, head_used, legal = None, 0, game.legal_moves()
-    for k, (number, step) in enumerate(steps):
-        if k > 0:
-            legal = here.legal_cascade_step(number, count, head_used)
-        match = next((m for m in legal if m.position == step.position), None)
-        if match is None:
+    for number, step in steps:
+        try:
+            trial.play(step)
+        except ValueError:
             return None
-        plan.append((number, match.position))
-        here, head_used, count = match.position, match.head_used, 4
+        plan.append((number, step.position))
     return plan
 
 
@@ -107,12 +90,12 @@ class EnginePlayer:
         moves = g.legal_moves()
         if g.cascade_step is None:
             self.plan = []
-            best = self.engine.best_move(g.position, *g.dice, rolls=rolls_before(g), cube=table.cube_for(g.turn))
+            best = self.engine.best_move(g.position, *g.dice, rolls=g.rolls_before, cube=table.cube_for(g.turn))
             return next(k for k, m in enumerate(moves) if m.position == best.position)
         k = self._planned(g, moves)
         if k is None:  # the first step of a part or share (or the plan went astray): choose the whole of it
             part = self.cascade_part(table)
-            steps = (legal_replay(g, part) if part is not None else None) or []
+            steps = (checked_plan(g, part) if part is not None else None) or []
             # Each step played adds one event to the game's history.
             self.plan = [(len(g.history) + k, number, pos) for k, (number, pos) in enumerate(steps)]
             k = self._planned(g, moves)
@@ -142,9 +125,9 @@ class EnginePlayer:
         if self.engine is None or g.cascade_step is None:
             return None
         if g.is_cascade_handover:
-            return self.engine.handover(g.position, remaining_handover(g))
+            return self.engine.handover(g.position, g.cascade_left)
         die = g.cascade_step[0]
-        return self.engine.best_move(g.position, die, die, rolls=rolls_before(g), cube=table.cube_for(g.turn))
+        return self.engine.best_move(g.position, die, die, rolls=g.rolls_before, cube=table.cube_for(g.turn))
 
     def cascade_advice(self, table: "Table", top: int = 5) -> Optional[tuple[str, list]]:
         """For the person's hint during a cascade: ("part", the engine's best candidates for the rest of
@@ -155,12 +138,12 @@ class EnginePlayer:
             return None
         try:
             if g.is_cascade_handover:
-                share = self.engine.handover(g.position, remaining_handover(g))
-                return ("share", [share]) if legal_replay(g, share) else None
+                share = self.engine.handover(g.position, g.cascade_left)
+                return ("share", [share]) if checked_plan(g, share) else None
             die = g.cascade_step[0]
-            ranked = self.engine.hint(g.position, die, die, top=top, rolls=rolls_before(g),
+            ranked = self.engine.hint(g.position, die, die, top=top, rolls=g.rolls_before,
                                       cube=table.cube_for(g.turn))
-            ranked = [c for c in ranked if legal_replay(g, c.move)]
+            ranked = [c for c in ranked if checked_plan(g, c.move)]
             return ("part", ranked) if ranked else None
         except Exception:
             return None
@@ -183,7 +166,7 @@ class EnginePlayer:
         if self.engine is None or g.cascade_step is not None or g.dice is None:
             return None
         try:
-            return self.engine.hint(g.position, *g.dice, top=top, rolls=rolls_before(g), cube=table.cube_for(g.turn))
+            return self.engine.hint(g.position, *g.dice, top=top, rolls=g.rolls_before, cube=table.cube_for(g.turn))
         except Exception:
             return None
 

@@ -272,6 +272,19 @@ impl PyGame {
     fn is_cascade_handover(&self) -> bool {
         self.inner.is_cascade_handover()
     }
+    /// Gul bara: the (number, moves) of the cascade still to be played by the
+    /// player to move, the current step first ([] outside a cascade): a
+    /// handover's remainder is what `Engine.handover` takes.
+    #[getter]
+    fn cascade_left(&self) -> Vec<(u8, u8)> {
+        self.inner.cascade_left().to_vec()
+    }
+    /// Rolls made before the one being played (before the next, between
+    /// rolls): the `rolls` that `Engine.hint` and `best_move` take.
+    #[getter]
+    fn rolls_before(&self) -> u32 {
+        self.inner.rolls_before()
+    }
     /// `last_roll_draw`: the starter has finished and the other player has its last turn.
     #[getter]
     fn is_last_turn(&self) -> bool {
