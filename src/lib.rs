@@ -8,6 +8,7 @@
 //! - [`movegen`]: legal turns and gul bara cascade steps;
 //! - [`notation`]: the usual move notation ("24/18 13/11", "bar/22*");
 //! - [`batch`]: many positions at once, on all cores;
+//! - [`parallel`]: the one helper that shares numbered jobs out over threads, results in job order;
 //! - [`dice`]: seeded dice;
 //! - [`cascade`]: gul bara's cascading doubles as whole turns (the mover's part, the opponent's share);
 //! - [`game`]: whole games and matches, the cube, trivial players;
@@ -32,6 +33,7 @@ pub mod game;
 pub mod movegen;
 pub mod nn;
 pub mod notation;
+pub mod parallel;
 pub mod perft;
 pub mod position;
 pub mod rollout;
