@@ -201,24 +201,11 @@ pub fn duel(rules: Rules, players: [&dyn Player; 2], first_pair: u64, pairs: usi
         crate::bearoff::tables(rule);
     }
     let jobs: Vec<(u64, usize)> = (0..pairs as u64).flat_map(|k| [(first_pair + k, 0), (first_pair + k, 1)]).collect();
-    let results = std::sync::Mutex::new(vec![GameRecord::default(); jobs.len()]);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let threads = threads.max(1).min(jobs.len().max(1));
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let j = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if j >= jobs.len() {
-                    break;
-                }
-                let (pair, starter) = jobs[j];
-                let game_seed = seed.wrapping_mul(0x100_0000_01B3).wrapping_add(pair);
-                let r = play_game(rules, players, starter, game_seed);
-                results.lock().unwrap()[j] = r;
-            });
-        }
-    });
-    results.into_inner().unwrap()
+    crate::parallel::par_map(jobs.len(), threads, || (), |_, j| {
+        let (pair, starter) = jobs[j];
+        let game_seed = seed.wrapping_mul(0x100_0000_01B3).wrapping_add(pair);
+        play_game(rules, players, starter, game_seed)
+    })
 }
 
 #[cfg(test)]

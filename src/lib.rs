@@ -8,6 +8,7 @@
 //! - [`movegen`]: legal turns and gul bara cascade steps;
 //! - [`notation`]: the usual move notation ("24/18 13/11", "bar/22*");
 //! - [`batch`]: many positions at once, on all cores;
+//! - [`parallel`]: the one helper that shares numbered jobs out over threads, results in job order;
 //! - [`dice`]: the one seeded generator (dice, named draws) and the 21 rolls;
 //! - [`outcome`]: what a game's end is worth (the five probabilities, equity, results);
 //! - [`turn`]: the one turn driver (what a roll does in every variant) and the chooser trait;
@@ -37,6 +38,7 @@ pub mod movegen;
 pub mod nn;
 pub mod notation;
 pub mod outcome;
+pub mod parallel;
 pub mod perft;
 pub mod position;
 pub mod rollout;

@@ -14,6 +14,7 @@ pub mod cubeful;
 
 use crate::bearoff::bearoff_probabilities;
 use crate::cascade::LATE;
+use crate::parallel::par_map;
 use crate::eval::{final_evaluation, game_result};
 use crate::nn::td::{play_roll, Nets};
 use crate::dice::Dice;
@@ -73,25 +74,9 @@ fn trial(
 
 /// Rolls `start` out `trials` times on `threads` threads.
 pub fn rollout(nets: Nets, start: &Position, trials: usize, seed: u64, threads: usize) -> RolloutResult {
-    let threads = threads.max(1).min(trials.max(1));
-    let outcomes: Vec<[f32; OUTPUTS]> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|k| {
-                scope.spawn(move || {
-                    (k..trials)
-                        .step_by(threads)
-                        .map(|t| {
-                            let mut rng = Dice::training(seed ^ (t as u64).wrapping_mul(0xA24B_AED4_963E_E407));
-                            (t, trial(nets, start, t % 36, &mut rng, false))
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        let mut all: Vec<(usize, [f32; OUTPUTS])> =
-            handles.into_iter().flat_map(|h| h.join().expect("a rollout trial does not panic")).collect();
-        all.sort_by_key(|(t, _)| *t);
-        all.into_iter().map(|(_, o)| o).collect()
+    let outcomes = par_map(trials, threads, || (), |_, t| {
+        let mut rng = Dice::training(seed ^ (t as u64).wrapping_mul(0xA24B_AED4_963E_E407));
+        trial(nets, start, t % 36, &mut rng, false)
     });
     summarize(&outcomes)
 }
@@ -103,7 +88,6 @@ pub fn rollout(nets: Nets, start: &Position, trials: usize, seed: u64, threads: 
 pub fn rollout_labels(net: &Mlp, positions: &[Position], trials: usize, seed: u64, threads: usize) -> Vec<[f32; OUTPUTS]> {
     // Each trial's dice stream packs (position, trial) with 24 bits for the trial.
     assert!(trials < 1 << 24, "at most 2^24 - 1 trials a position, not {trials}");
-    let threads = threads.max(1).min(positions.len().max(1));
     let label = |k: usize| {
         let mut sum = [0f64; OUTPUTS];
         for t in 0..trials {
@@ -117,21 +101,7 @@ pub fn rollout_labels(net: &Mlp, positions: &[Position], trials: usize, seed: u6
         // Exact bear-off values can stray past 0 or 1 by a rounding error.
         sum.map(|s| ((s / trials.max(1) as f64) as f32).clamp(0.0, 1.0))
     };
-    let mut labels = vec![[0f32; OUTPUTS]; positions.len()];
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|i| {
-                let label = &label;
-                scope.spawn(move || (i..positions.len()).step_by(threads).map(|k| (k, label(k))).collect::<Vec<_>>())
-            })
-            .collect();
-        for h in handles {
-            for (k, l) in h.join().expect("a rollout trial does not panic") {
-                labels[k] = l;
-            }
-        }
-    });
-    labels
+    par_map(positions.len(), threads, || (), |_, k| label(k))
 }
 
 fn summarize(outcomes: &[[f32; OUTPUTS]]) -> RolloutResult {

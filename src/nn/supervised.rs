@@ -18,6 +18,7 @@ use crate::eval::neural::Network;
 use crate::nn::encoding::encode;
 use crate::dice::Dice;
 use crate::nn::{Mlp, OUTPUTS};
+use crate::parallel::par_map;
 use crate::position::Position;
 use crate::search::{self, Filter, SearchConfig};
 
@@ -42,19 +43,7 @@ fn label_config(ply: u8) -> SearchConfig {
 pub fn label(net: &Mlp, race: Option<&Mlp>, positions: &[Position], ply: u8, threads: usize) -> Vec<[f32; OUTPUTS]> {
     let evaluator = Network::from_mlp(net.clone(), "training").with_race(race.cloned());
     let config = label_config(ply);
-    let threads = threads.max(1).min(positions.len().max(1));
-    let chunk = positions.len().div_ceil(threads).max(1);
-    let parts: Vec<Vec<[f32; OUTPUTS]>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = positions
-            .chunks(chunk)
-            .map(|slice| {
-                let (evaluator, config) = (&evaluator, &config);
-                scope.spawn(move || slice.iter().map(|pos| probabilities(search::evaluate(evaluator, config, pos).0)).collect())
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().expect("labelling thread")).collect()
-    });
-    parts.concat()
+    par_map(positions.len(), threads, || (), |_, k| probabilities(search::evaluate(&evaluator, &config, &positions[k]).0))
 }
 
 /// A searched evaluation as five probabilities, clamped to 0..1 (the sums

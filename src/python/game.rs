@@ -14,6 +14,7 @@ use crate::game::matches::Match;
 use crate::game::players::{play_out, simulate, Strategy};
 use crate::game::{Cube, CubeRules, Event, Game, GameResult, Snapshot, Stakes};
 use crate::notation::format_play;
+use crate::parallel::par_map;
 use crate::variant::Variant;
 
 fn seed_or_random(seed: Option<u64>) -> u64 {
@@ -681,14 +682,12 @@ fn simulate_games<'py>(
     let strategies = strategies(players)?;
     let threads = threads.max(1);
     let tallies = py.allow_threads(|| {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads as u64)
-                .map(|k| {
-                    let n = games / threads as u64 + u64::from(k < games % threads as u64);
-                    scope.spawn(move || simulate(rules, n, seed.wrapping_add(k.wrapping_mul(0x9E37_79B9)), strategies))
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().expect("a simulation thread panicked")).collect::<Vec<_>>()
+        // Share k of the games, one a thread, from its own seed (so the
+        // tallies depend on `threads`, as they always have).
+        par_map(threads, threads, || (), |_, k| {
+            let k = k as u64;
+            let n = games / threads as u64 + u64::from(k < games % threads as u64);
+            simulate(rules, n, seed.wrapping_add(k.wrapping_mul(0x9E37_79B9)), strategies)
         })
     });
     let mut total = crate::game::players::Tally::default();

@@ -26,6 +26,7 @@ use crate::cube::met::MatchEquityTable;
 use crate::cube::state::{CubeState, Owner};
 use crate::error::{Error, Result};
 use crate::eval::{final_evaluation, game_result, Evaluation};
+use crate::parallel::par_map;
 use crate::turn::TurnDriver;
 use crate::nn::td::{play_roll, NetPlayer, Nets};
 use crate::dice::Dice;
@@ -188,25 +189,9 @@ fn trial_rng(seed: u64, t: usize) -> Dice {
 /// `trials` games from `start` on `threads` threads, trial `t` opening with
 /// the `t mod 36`-th roll; the same games whatever the thread count.
 pub fn trajectories(nets: Nets, start: &Position, rolls_before: u32, trials: usize, seed: u64, threads: usize) -> Vec<Trajectory> {
-    let threads = threads.max(1).min(trials.max(1));
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|k| {
-                scope.spawn(move || {
-                    (k..trials)
-                        .step_by(threads)
-                        .map(|t| {
-                            let first = ((t % 36 / 6) as u8 + 1, (t % 6) as u8 + 1);
-                            (t, play_out(nets, start, Some(first), rolls_before, &mut trial_rng(seed, t)))
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        let mut all: Vec<(usize, Trajectory)> =
-            handles.into_iter().flat_map(|h| h.join().expect("a rollout trial does not panic")).collect();
-        all.sort_by_key(|(t, _)| *t);
-        all.into_iter().map(|(_, g)| g).collect()
+    par_map(trials, threads, || (), |_, t| {
+        let first = ((t % 36 / 6) as u8 + 1, (t % 6) as u8 + 1);
+        play_out(nets, start, Some(first), rolls_before, &mut trial_rng(seed, t))
     })
 }
 
@@ -335,19 +320,8 @@ pub fn selfplay_matches(
     threads: usize,
     policy: &CubePolicy,
 ) -> Result<MatchStats> {
-    let threads = threads.max(1).min(matches.max(1));
-    let outcomes: Vec<Result<MatchOutcome>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|k| {
-                scope.spawn(move || {
-                    (k..matches)
-                        .step_by(threads)
-                        .map(|m| play_match(nets, rules, length, score, crawford, &mut trial_rng(seed, m), policy))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("a match does not panic")).collect()
+    let outcomes = par_map(matches, threads, || (), |_, m| {
+        play_match(nets, rules, length, score, crawford, &mut trial_rng(seed, m), policy)
     });
     let mut stats = MatchStats { wins: 0, matches, games: 0 };
     for o in outcomes {

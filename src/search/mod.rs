@@ -33,15 +33,13 @@
 pub mod cubeful;
 
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
-
 use std::sync::Arc;
 
 use crate::dice::rolls as all_rolls;
 use crate::cascade::{cascades, pruned_parts, CascadePart};
 use crate::eval::{exact_evaluation, static_evaluation, Evaluation, Evaluator, Source};
 use crate::movegen::{Move, MoveGen};
+use crate::parallel::par_map_states;
 use crate::position::Position;
 
 /// Keep the best `min` plays, and more up to `keep` while they are within
@@ -422,33 +420,8 @@ fn parallel<T: Send>(
     n: usize,
     job: impl Fn(&mut Worker, usize) -> T + Sync,
 ) -> (Vec<T>, u64) {
-    let threads = config.thread_count().min(n).max(1);
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
-    let nodes = AtomicUsize::new(0);
-    let run = || {
-        let mut worker = Worker::new(evaluator, config);
-        loop {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            if k >= n {
-                break;
-            }
-            let r = job(&mut worker, k);
-            results.lock().unwrap()[k] = Some(r);
-        }
-        nodes.fetch_add(worker.nodes as usize, Ordering::Relaxed);
-    };
-    if threads == 1 {
-        run();
-    } else {
-        std::thread::scope(|s| {
-            for _ in 0..threads {
-                s.spawn(run);
-            }
-        });
-    }
-    let results = results.into_inner().unwrap().into_iter().map(|r| r.expect("every job ran")).collect();
-    (results, nodes.into_inner() as u64)
+    let (results, workers) = par_map_states(n, config.thread_count(), || Worker::new(evaluator, config), job);
+    (results, workers.iter().map(|w| w.nodes).sum())
 }
 
 /// The value of `pos` for the player on roll at `config.ply`, past the
