@@ -55,7 +55,7 @@ def build(args: argparse.Namespace) -> int:
 
 
 def equity(p: list[float]) -> float:
-    return 2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4]
+    return tavla.Evaluation(p).equity
 
 
 def evaluators(variant: str) -> dict[str, Callable[[tavla.Position], float]]:

@@ -22,7 +22,7 @@ from collections import defaultdict
 
 import gnubg_nn
 
-from tavla import Engine, Position
+from tavla import Engine, Evaluation, Position
 
 CLASSES = {gnubg_nn.c_contact: "contact", gnubg_nn.c_crashed: "crashed", gnubg_nn.c_race: "race"}
 
@@ -31,7 +31,7 @@ def oracle_equity_after(move_position: Position, ply: int) -> float:
     """The mover's cubeless equity after its play, with the opponent on roll."""
     mine, theirs = move_position.to_arrays()
     p = gnubg_nn.probabilities([mine, theirs], ply)
-    return -(2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4])
+    return Evaluation(p).invert().equity
 
 
 def board_key(pos: Position) -> tuple:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 
 import numpy as np
+import pytest
 
 import tavla
 from tavla.sampling import ALL_ROLLS, random_positions
@@ -115,3 +116,14 @@ def test_all_rolls_from_all_starts():
         for d1, d2 in ALL_ROLLS:
             moves = pos.legal_moves(d1, d2)
             assert moves and len(moves) == len(pos.legal_moves(d2, d1))
+
+
+def test_an_evaluation_from_five_probabilities_has_the_one_equity():
+    e = tavla.Evaluation([0.6, 0.2, 0.05, 0.1, 0.01])
+    assert e.equity == pytest.approx(2 * 0.6 - 1 + 0.2 - 0.1 + 0.05 - 0.01, abs=1e-6)
+    assert e.invert().equity == pytest.approx(-e.equity, abs=1e-6)
+    assert e.invert().win == pytest.approx(0.4)
+    for bad, says in (([0.5] * 4, "five probabilities, not 4"), ([0.5, 0.1, 0.0, 0.1, 1.5], "probability 4 is 1.5"),
+                      ("nope", "five probabilities")):
+        with pytest.raises(ValueError, match=says):
+            tavla.Evaluation(bad)

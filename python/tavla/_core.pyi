@@ -243,6 +243,10 @@ from typing import Any, Optional, Sequence
 class Evaluation:
     """Cubeless probabilities for the player on roll (gammons include backgammons)."""
 
+    def __init__(self, probabilities: Sequence[float]) -> None:
+        """From (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon), each in 0..1."""
+    def invert(self) -> "Evaluation":
+        """The same evaluation from the other player's side."""
     @property
     def win(self) -> float: ...
     @property

@@ -38,6 +38,26 @@ impl From<Evaluation> for PyEvaluation {
 
 #[pymethods]
 impl PyEvaluation {
+    /// From the five probabilities (win, win_gammon, win_backgammon,
+    /// lose_gammon, lose_backgammon), each in 0..1, for a script that has
+    /// them from elsewhere (an oracle, a file) and wants the one equity.
+    #[new]
+    fn new(probabilities: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let p: Vec<f64> = probabilities.extract().map_err(|_| {
+            PyValueError::new_err("an Evaluation takes five probabilities (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)")
+        })?;
+        if p.len() != 5 {
+            return Err(PyValueError::new_err(format!("an Evaluation takes five probabilities, not {}", p.len())));
+        }
+        if let Some((k, v)) = p.iter().enumerate().find(|(_, v)| !(0.0..=1.0).contains(*v)) {
+            return Err(PyValueError::new_err(format!("probability {k} is {v}, not between 0 and 1")));
+        }
+        Ok(PyEvaluation { inner: Evaluation::new(std::array::from_fn(|k| p[k] as f32)) })
+    }
+    /// The same evaluation from the other player's side.
+    fn invert(&self) -> PyEvaluation {
+        self.inner.invert().into()
+    }
     #[getter]
     fn win(&self) -> f32 {
         self.inner.win
