@@ -39,6 +39,21 @@ def running(app: Any) -> Iterator[str]:
         thread.join(10)
 
 
+@contextmanager
+def http_client(app: Any, timeout: float = 60) -> Iterator[httpx.Client]:
+    """An HTTP client of ``app`` served on loopback (as ``running``)."""
+    with running(app) as url, httpx.Client(base_url=url, timeout=timeout) as client:
+        yield client
+
+
+def post_checked(client: httpx.Client, openapi: dict, path: str, body: Any, status: int = 200) -> Any:
+    """POST ``body``; the answer must have ``status`` and match the published schema. Answers its JSON."""
+    r = client.post(path, json=body)
+    assert r.status_code == status, r.text
+    check_against_schema(openapi, "post", path, r)
+    return r.json()
+
+
 def response_schema(openapi: dict, path: str, method: str, status: int) -> dict:
     responses = openapi["paths"][path][method.lower()]["responses"]
     assert str(status) in responses, f"{method} {path} answered {status}, which the schema does not declare"

@@ -67,6 +67,28 @@ def open_board(browser, base):
     assert browser.find_elements(By.CSS_SELECTOR, "#board polygon.point").__len__() == 24
 
 
+def record_requests(browser):
+    """From now on the page notes each request it sends: [path, parsed JSON body or None]."""
+    browser.execute_script("""
+        window.__requests = [];
+        const send = window.fetch.bind(window);
+        window.fetch = (path, init) => {
+          window.__requests.push([path, init && init.body ? JSON.parse(init.body) : null]);
+          return send(path, init);
+        };""")
+
+
+def requests_sent(browser):
+    return browser.execute_script("return window.__requests;")
+
+
+def assert_the_turns_went_to_the_service(browser):
+    """The game's flow went through /v1/turn alone: no cascade steps or legal moves asked for on the side."""
+    paths = [path for path, _ in requests_sent(browser)]
+    assert "/v1/turn" in paths
+    assert not {"/v1/cascade-step", "/v1/moves", "/v1/position"} & set(paths), paths
+
+
 def test_paste_position_enter_dice_see_moves_drawn_and_play(base, browser):
     open_board(browser, base)
     assert len(browser.find_elements(By.CSS_SELECTOR, "#board circle.checker")) >= 2 * 4  # the start position
@@ -182,6 +204,7 @@ def test_gul_bara_cascade_passes_what_cannot_be_played(base, browser):
     box = browser.find_element(By.ID, "position-text")
     box.clear()
     box.send_keys(json.dumps({"variant": "gulbara", "mine": mine, "theirs": theirs}))
+    record_requests(browser)
     browser.find_element(By.ID, "load-json").click()
     wait(browser, lambda d: state(d)["variant"] == "gulbara" and board_position(d)["bottom"] == mine)
     Select(browser.find_element(By.ID, "d1")).select_by_value("6")
@@ -193,15 +216,102 @@ def test_gul_bara_cascade_passes_what_cannot_be_played(base, browser):
     browser.find_element(By.ID, "play").click()
     wait(browser, lambda d: state(d)["onRoll"] == "top" and "share of the opponent's cascade: 4 × 6"
          in d.find_element(By.ID, "moves-kind").text)
-    assert state(browser)["cascade"]["steps"] == [[6, 4]]
+    assert state(browser)["cascade"] == {"step": [6, 4], "left": [[6, 4]], "handover": True}
     expected = tavla.Position.from_arrays("gulbara", theirs, mine).legal_cascade_step(6, 4, 0)
     assert [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#moves li")] == [m.notation for m in expected]
     browser.find_elements(By.CSS_SELECTOR, "#moves li")[0].click()
     browser.find_element(By.ID, "play").click()
     wait(browser, lambda d: state(d)["cascade"] is None)
     s = state(browser)
-    assert s["onRoll"] == "top" and s["dice"] is None  # the opponent now rolls its own turn
+    assert s["onRoll"] == "top" and s["dice"] is None and s["phase"] == "roll"  # the opponent now rolls its own turn
     assert board_position(browser)["top"] == expected[0].position.to_arrays()[0]
+    # Every step went to /v1/turn as a play of the game the service answered last.
+    assert_the_turns_went_to_the_service(browser)
+    actions = [body["action"] for path, body in requests_sent(browser) if path == "/v1/turn" and "action" in body]
+    assert actions[-2:] == [{"play": 0}, {"play": 0}]
+    assert {"roll": [6, 6]} in actions
+
+
+needs_engine = pytest.mark.skipif(not hasattr(tavla, "Engine"), reason="the engine's cascades need tavla.Engine")
+
+# A gul bara position whose best 4-4 cascade (0-ply) plays 4 of 4 and 2 of 5, and passes 5x2 6x4 on
+# (tests/test_service_cascade.py).
+STUCK_MINE = [0, 0, 3, 0, 3, 0, 2, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 4, 0]
+STUCK_THEIRS = [0, 1, 1, 0, 2, 0, 3, 0, 3, 0, 0, 0, 0, 1, 0, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0]
+
+
+def set_up_game(browser, base, dice, **game):
+    open_board(browser, base)
+    wait(browser, lambda d: d.find_element(By.ID, "status").text.startswith("Start position"))
+    record_requests(browser)
+    browser.execute_script("window.tavlaBoard.rigDice(arguments[0]); window.tavlaBoard.setupGame(arguments[1]);",
+                           dice, game)
+
+
+def engine_done(d):
+    """The engine has played and handed the turn back (should it double first, take)."""
+    if state(d)["offer"] and d.find_element(By.ID, "take").is_displayed():
+        d.find_element(By.ID, "take").click()
+        return False
+    return state(d)["onRoll"] == "bottom" and not state(d)["busy"]
+
+
+@needs_engine
+def test_the_engines_cascade_passes_its_unplayed_moves_to_you(base, browser):
+    """The engine rolls 4-4 in the stuck position: /v1/engine-move chooses its whole part, the board plays
+    it through /v1/turn as a list of steps, and the service hands you the rest (RULES.md 4)."""
+    set_up_game(browser, base, [[4, 4]], variant="gulbara", bottom=STUCK_THEIRS, top=STUCK_MINE, onRoll="top")
+    wait(browser, engine_done, 20)
+    s = state(browser)
+    assert s["cascade"] == {"step": [5, 2], "left": [[5, 2], [6, 4]], "handover": True}
+    assert s["phase"] == "move" and s["dice"] == [5, 5]
+    assert "share of the opponent's cascade: 2 × 5, then 4 × 6" in browser.find_element(By.ID, "moves-kind").text
+    part = tavla.Engine("gulbara", ply=0).best_move(tavla.Position.from_arrays("gulbara", STUCK_MINE, STUCK_THEIRS), 4, 4)
+    assert board_position(browser)["top"] == part.position.to_arrays()[0]
+    assert any(e.startswith("top: 4-4: ") and "passes 5x2 6x4" in e for e in s["log"])
+    turns = [body for path, body in requests_sent(browser) if path == "/v1/turn"]
+    assert {"plays": [step.notation for _, step in part.cascade_steps]} in [t.get("action") for t in turns]
+    engine_move = next(body for path, body in requests_sent(browser) if path == "/v1/engine-move")
+    assert engine_move["dice"] == [4, 4] and engine_move["rolls"] == 1000  # the service's rolls_before
+    # You play your share step by step, then roll your own turn.
+    expected = [m.notation for m in part.position.flip().legal_cascade_step(5, 2, 0)]
+    assert [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#moves li")] == expected
+    for _ in range(2):
+        browser.find_elements(By.CSS_SELECTOR, "#moves li")[0].click()
+        browser.find_element(By.ID, "play").click()
+        wait(browser, lambda d: not state(d)["busy"] and (state(d)["cascade"] or {}).get("step") != [5, 2])
+    s = state(browser)
+    assert s["cascade"] is None and s["onRoll"] == "bottom" and s["phase"] == "roll" and s["dice"] is None
+    assert_the_turns_went_to_the_service(browser)
+
+
+@needs_engine
+def test_your_cascade_passes_to_the_engine_which_plays_its_share(base, browser):
+    """You roll 6-6 with your 18-point blocked: all four sixes pass to the engine, whose share
+    /v1/handover chooses and /v1/turn plays; then the engine rolls its own turn and hands back."""
+    mine = [0] * 25
+    mine[23] = 15
+    theirs = [0] * 25
+    theirs[23] = 14
+    theirs[5] = 1
+    set_up_game(browser, base, [[6, 6], [3, 1]], variant="gulbara", bottom=mine, top=theirs, onRoll="bottom")
+    wait(browser, lambda d: d.find_element(By.ID, "status").text.startswith("Game set up"))
+    browser.find_element(By.ID, "roll").click()
+    wait(browser, lambda d: state(d)["cascade"] and [li.text for li in d.find_elements(By.CSS_SELECTOR, "#moves li")]
+         == ["no move"])
+    browser.find_elements(By.CSS_SELECTOR, "#moves li")[0].click()
+    browser.find_element(By.ID, "play").click()
+    wait(browser, engine_done, 20)
+    s = state(browser)
+    # The engine's share of your cascade, then its own turn.
+    plays = [e for e in s["log"] if e.startswith("top: ") and "doubles" not in e]
+    assert plays[0] == "top: 6-6: 24/18(4)" and plays[1].startswith("top: 3-1 ") and len(plays) == 2, s["log"]
+    assert s["cascade"] is None or not s["cascade"]["handover"]
+    handover = next(body for path, body in requests_sent(browser) if path == "/v1/handover")
+    assert handover["handover"] == [[6, 4]]
+    assert_the_turns_went_to_the_service(browser)
+    pos = board_position(browser)
+    tavla.Position.from_arrays("gulbara", pos["bottom"], pos["top"])
 
 
 def test_paste_an_xgid(base, browser):

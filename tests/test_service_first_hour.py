@@ -57,6 +57,8 @@ START = {"position": {"variant": "backgammon"}}
         ("/v1/cube", {**START, "cube": {"value": "2", "owner": "me"}}, "cube.value"),
         ("/v1/cube", {**START, "cube": {"value": 2, "owner": "me", "jacoby": 1}}, "cube.jacoby"),
         ("/v1/cascade-step", {"position": {"variant": "gulbara"}, "die": "3"}, "die"),
+        ("/v1/turn", {"new": START, "action": {"roll": [True, 1]}}, "action.roll.0"),
+        ("/v1/turn", {"new": {**START, "turn": "1"}}, "new.turn"),
         ("/v1/position", {"position": {"variant": "backgammon", "mine": ["0"] * 25, "theirs": [0] * 25}},
          "position.mine.0"),
     ],

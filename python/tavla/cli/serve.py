@@ -16,6 +16,8 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-ply", type=int, help="highest ply a request may ask for (default 2; env TAVLA_MAX_PLY)")
     p.add_argument("--time-limit", type=float, help="seconds per engine request (default 10; env TAVLA_TIME_LIMIT)")
     p.add_argument("--max-body", type=int, help="largest request body in bytes (default 16384; env TAVLA_MAX_BODY)")
+    p.add_argument("--max-game-body", type=int, help="largest /v1/turn body, which carries a game record, in bytes "
+                   "(default 262144; env TAVLA_MAX_GAME_BODY)")
     p.add_argument("--quiet", "--no-access-log", dest="quiet", action="store_true",
                    help="no access log (by default one line per request)")
 

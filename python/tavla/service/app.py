@@ -18,6 +18,7 @@ import tavla
 from . import positions
 from .config import Settings, settings_from_env
 from .failsafe import Failsafe
+from .games import play_turn
 from .engine_pool import Busy, EnginePool, EngineUnavailable, TimedOut, engine_available
 from .limits import BodySizeLimit
 from .positions import BadInput, move_out, parse_source, position_out, roll_for
@@ -47,16 +48,21 @@ from .schemas import (
     PositionInfo,
     PositionRequest,
     Probabilities,
+    TurnOut,
+    TurnRequest,
     VersionOut,
 )
 
 API_VERSION = "1"
+TURN = "/v1/turn"
 STATIC = Path(__file__).parent / "static"
 
 BAD_INPUT = {422: {"model": ErrorOut, "description": "the request names an impossible or unreadable position, dice or option"},
              400: {"model": ErrorOut, "description": "the body is not valid JSON"},
              413: {"model": ErrorOut, "description": "the body is larger than the service accepts"},
              415: {"model": ErrorOut, "description": "the body is not sent as JSON (Content-Type: application/json)"}}
+TURN_ERRORS = {**BAD_INPUT, 422: {"model": ErrorOut, "description": "a broken game record, an illegal move, an "
+                                   "action the game's phase does not allow, or an impossible position, dice or option"}}
 ENGINE_ERRORS = {503: {"model": ErrorOut, "description": "no engine in this build, or every worker busy"},
                  504: {"model": ErrorOut, "description": "the engine ran past the time limit"}}
 
@@ -80,7 +86,9 @@ def create_app(settings: Optional[Settings] = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.pool = EnginePool(settings)
-    app.add_middleware(BodySizeLimit, max_body=settings.max_body)
+    # /v1/turn carries a whole game record, which grows with the game.
+    app.add_middleware(BodySizeLimit, max_body=settings.max_body,
+                       larger={TURN: max(settings.max_body, settings.max_game_body)})
     app.add_middleware(JsonBodyRequired)
     app.add_middleware(Failsafe)  # added last, so it wraps everything else
     add_error_answers(app)
@@ -313,6 +321,20 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
             raise BadInput(str(e)) from None
         return CascadeStepOut(variant=position.variant, position=position_out(position), die=request.die,
                               count=request.count, moves=[move_out(m) for m in moves])
+
+    @app.post(TURN, response_model=TurnOut, responses=TURN_ERRORS, tags=["game"])
+    def turn(request: TurnRequest):
+        """A game one action at a time, played by ``tavla.Game`` (the engine's turn driver): send the game
+        record the previous answer returned (or ``new``, a new game from the start or from a position) and
+        an action: ``roll`` two dice, ``play`` a legal move (its index in ``moves``, or its notation) or
+        ``plays`` several in order (a gul bara cascade part or share, as ``/v1/engine-move`` or
+        ``/v1/handover`` answers it). The answer is the new record with everything needed to draw the game
+        and act next: the phase, whose turn it is, the position from that player's side, the dice, the legal
+        moves, the cascade step and what is left of it (RULES.md 4), the rolls (``rolls_before`` is what
+        ``/v1/hint`` and ``/v1/engine-move`` take) and the result. The service keeps no game between
+        requests. A broken record, an illegal move or an action the game's phase does not allow answers 422
+        naming the field and the reason."""
+        return play_turn(request)
 
     @app.post("/v1/position", response_model=PositionInfo, responses=BAD_INPUT, tags=["moves"])
     async def read_position(request: PositionRequest):

@@ -25,6 +25,7 @@ class Settings:
     max_ply: int = 2
     time_limit: float = 10.0  # seconds per request for engine work
     max_body: int = 16 * 1024  # bytes; a position with options is well under 2 KiB
+    max_game_body: int = 256 * 1024  # bytes for /v1/turn, whose body carries a game record (a long game ~20 KiB)
     max_top: int = 50  # most candidates a hint may ask for
 
     def check(self) -> "Settings":
@@ -42,6 +43,8 @@ class Settings:
             raise ValueError(f"time limit must be positive, not {self.time_limit}")
         if self.max_body < 256:
             raise ValueError(f"max body must be at least 256 bytes, not {self.max_body}")
+        if self.max_game_body < 256:
+            raise ValueError(f"max game body must be at least 256 bytes, not {self.max_game_body}")
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port must lie in 0..65535, not {self.port}")
         return self

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, Literal, Optional, Tuple, Union
+from typing import Any, Dict, List, Literal, Optional, Tuple, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
+from pydantic_core import PydanticCustomError
 from typing_extensions import Annotated
 
 Die = Annotated[int, Field(ge=1, le=6)]
@@ -142,6 +143,70 @@ class EvaluateRequest(PositionSource):
     ply: Optional[int] = Field(None, ge=0)
 
 
+MAX_MOVE_INDEX = 10000
+MAX_NOTATION = 200
+
+
+def checked_play(value: Any) -> Union[int, str]:
+    """A play of /v1/turn: a move's index in the answer's ``moves`` or its notation (one message for
+    both, where a plain union would report each alternative)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not 0 <= value <= MAX_MOVE_INDEX:
+            raise PydanticCustomError("play", f"a move index is a whole number 0 to {MAX_MOVE_INDEX}, not {value}")
+        return value
+    if isinstance(value, str):
+        if not 1 <= len(value) <= MAX_NOTATION:
+            raise PydanticCustomError("play", f"a move's notation has 1 to {MAX_NOTATION} characters")
+        return value
+    raise PydanticCustomError("play", "give a move's index in moves (a whole number) or its notation (a string)")
+
+
+# A play of /v1/turn: its index among the answer's ``moves``, or its notation.
+PlayIn = Annotated[Any, PlainValidator(checked_play), WithJsonSchema({"anyOf": [
+    {"type": "integer", "minimum": 0, "maximum": MAX_MOVE_INDEX},
+    {"type": "string", "minLength": 1, "maxLength": MAX_NOTATION}]})]
+
+
+class NewGame(PositionSource):
+    """A new game: the start position (a ``position`` with only ``variant`` and ``rules``), or a position
+    given as in the other routes (the plain form, ``xgid`` or ``gnubg_id``; dice that an XGID carries are
+    the roll to play)."""
+
+    turn: int = Field(0, ge=0, le=1, description="the player (0 or 1) whose turn it is; the position is seen "
+                      "from this player")
+    rolls: Optional[int] = Field(
+        None, ge=0, le=100000,
+        description="the rolls the game has had before this position (not counting dice the position carries); "
+        "left out, 0 for the start position and, for any other, a game well past its first rolls (so gul bara "
+        "doubles cascade)")
+    starter: Optional[int] = Field(None, ge=0, le=1, description="the player who started the game (needed only "
+                                   "for the last_roll_draw rule)")
+
+
+class TurnAction(Strict):
+    """Exactly one of roll, play and plays."""
+
+    roll: Optional[List[Die]] = Field(None, min_length=2, max_length=2,
+                                      description="roll these two dice (1..6): the player whose turn it is rolls")
+    play: Optional[PlayIn] = Field(
+        None, description="play one legal move (in a gul bara cascade, one step): its index in the last answer's "
+        "moves, or its notation")
+    plays: Optional[List[PlayIn]] = Field(
+        None, min_length=1, max_length=12,
+        description="several plays, one after the other, each as play takes it: for example a gul bara cascade "
+        "part's steps (the notations in an engine move's cascade_steps)")
+
+
+class TurnRequest(Strict):
+    """Exactly one of game and new, and optionally one action."""
+
+    game: Optional[Dict[str, Any]] = Field(
+        None, description="the game so far: the game record a previous answer returned, sent back unchanged")
+    new: Optional[NewGame] = Field(None, description="a new game instead")
+    action: Optional[TurnAction] = Field(None, description="what to do; left out, the answer describes the game "
+                                         "as it is")
+
+
 class PositionOut(BaseModel):
     variant: str
     mine: Counts
@@ -198,6 +263,43 @@ class CascadeStepOut(BaseModel):
     die: int
     count: int
     moves: List[MoveOut]
+
+
+class GameResultOut(BaseModel):
+    winner: Optional[int] = Field(description="the winning player (0 or 1); null for a draw")
+    multiplier: int = Field(description="1 single (oin), 2 gammon (mars), 3 backgammon (koks); 0 for a draw")
+    kind: str = Field(description='"single", "gammon", "backgammon", "oin", "mars", "koks" or "draw"')
+    cube: int
+    points: int = Field(description="multiplier times the game's cube (the record's cube: 1 unless doubled in it)")
+    ending: str = Field(description='"bore_off", "cube_passed" or "draw"')
+
+
+class TurnOut(BaseModel):
+    game: Dict[str, Any] = Field(description="the game record after the action: send it back as game with the "
+                                 "next action (it replays, tavla.Game.from_json reads it)")
+    variant: str
+    phase: str = Field(description='"roll", "move" or "over" ("opening_roll" or "double_offered" for a record '
+                       'that is in those)')
+    turn: int = Field(description="the player (0 or 1) whose turn it is: who rolls or moves now (the winner once "
+                      "over)")
+    position: PositionOut = Field(description="the position seen from the player whose turn it is")
+    pips: List[int] = Field(description="pip counts: [player whose turn it is, the other]")
+    dice: Optional[List[int]] = Field(description="the roll being played; null before the roll")
+    moves: List[MoveOut] = Field(
+        description="the legal plays in the move phase (in a gul bara cascade: of the step being played), in the "
+        "order play's index counts them; [] otherwise")
+    cascade_step: Optional[List[int]] = Field(
+        description="gul bara: [number, moves asked] of the cascade step being played; null outside a cascade")
+    cascade_left: List[List[int]] = Field(
+        description="gul bara: the [number, moves] still to play by the player whose turn it is, the current step "
+        "first")
+    is_cascade_handover: bool = Field(description="the player whose turn it is plays the moves the opponent's "
+                                      "cascade passed on")
+    rolls: int = Field(description="rolls made in the game so far")
+    rolls_before: int = Field(description="rolls made before the one being played: the rolls that /v1/hint and "
+                              "/v1/engine-move take")
+    over: bool
+    result: Optional[GameResultOut] = Field(description="how the game ended, once over")
 
 
 class Probabilities(BaseModel):

@@ -60,6 +60,7 @@ def serve(args: argparse.Namespace) -> int:
         max_ply=args.max_ply,
         time_limit=args.time_limit,
         max_body=args.max_body,
+        max_game_body=args.max_game_body,
     )
     server = server_for(settings, access_log=not getattr(args, "quiet", False))
     try:

@@ -1,4 +1,6 @@
 // The tavla web board: an SVG board driven by the service's /v1 routes. Plain JavaScript, no build.
+// The game's flow is the service's: every roll and play goes to /v1/turn, which plays it with the
+// engine's own game (tavla.Game) and answers what to draw next; the board keeps no rules of its own.
 "use strict";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -12,15 +14,23 @@ G.barX = G.left + 6 * G.pointW + G.barW / 2;
 const S = {
   variant: "backgammon", rules: {},
   bottom: null, top: null,   // each side's 25 counts in its own numbering (index 24 = bar)
-  onRoll: "bottom",          // the side whose turn it is; it is "mine" in every request
+  onRoll: "bottom",          // the side whose turn it is (seat 0 is bottom); it is "mine" in every request
   dice: null, moves: [], kind: "", selected: -1,
   mode: "analyse",           // "analyse" (you move both sides) or "game" (you are bottom, the engine top)
   engineMode: null,          // "engine" or "random" once the engine has been asked
   engineAvailable: false, formats: {}, over: null, busy: false, log: [],
-  rolls: 0,                  // normal rolls so far in the game (gul bara cascades start after a few)
-  rolledThisTurn: false,     // the side on roll has its dice (entering other dice replaces them)
+  // The game as /v1/turn last answered it: the record to send back, and what to draw and act on.
+  game: null,                // the game record (the state token of the game's flow)
+  beforeRoll: null,          // the request part naming the game before this turn's roll (analysis: other dice)
+  phase: "",                 // "roll", "move" or "over"
+  legal: [],                 // the legal plays (or cascade steps), each with its index for /v1/turn
+  cascade: null,             // gul bara, while a cascade is played: {step, left, handover} as answered
+  rollsBefore: 0,            // the rolls before this one, which /v1/hint and /v1/engine-move take
+  ending: null,              // the game's result as answered, once over
+  turnAsked: 0,              // counts /v1/turn questions, so that only the latest answer is applied
+  rolling: false,            // a roll is on its way to the service
   asked: 0,                  // counts questions for the moves list, so only the latest answer is shown
-  cascade: null,             // gul bara: {owner, share: "mover"|"opponent", steps: [[die, count]...], headUsed}
+  riggedDice: [],            // tests and demos: dice the next random rolls use, in order
   // The cube and the stakes (a game vs the engine keeps them here; every cube question goes to /v1/cube).
   cube: { value: 1, owner: null },   // owner: null (centered), "bottom" or "top"
   maxCube: 64,
@@ -31,7 +41,6 @@ const S = {
   adviceAsked: 0,
   result: null,              // how the game ended: {winner, points, multiplier, kind, how}
   pips: null,                // {bottom, top}
-  pipsAsked: 0,
 };
 
 // ---- the service ----------------------------------------------------------------------------
@@ -257,16 +266,6 @@ function showScore() {
   $("cube-state").textContent = `cube ${c.value}, ${owner}`;
 }
 
-// The pip counts of both sides, from /v1/position.
-async function refreshPips() {
-  if (!S.bottom) return;
-  const token = ++S.pipsAsked;
-  const r = await api("/v1/position", { position: positionFor("bottom") });
-  if (token !== S.pipsAsked || !r.ok) return;
-  S.pips = { bottom: r.data.pips[0], top: r.data.pips[1] };
-  showScore();
-}
-
 // The cube state for /v1/cube, /v1/hint and /v1/engine-move, seen from `side` as the player on roll.
 function cubeFor(side) {
   const m = S.match, owner = S.cube.owner;
@@ -281,7 +280,7 @@ function cubeFor(side) {
 // not in the Crawford game, no double on offer, the game still on.
 function mayDouble(side) {
   const c = S.cube;
-  return !S.over && !S.offer && !S.cascade && S.onRoll === side && !S.rolledThisTurn
+  return !S.over && !S.offer && S.phase === "roll" && S.onRoll === side
     && (c.owner === null || c.owner === side) && c.value < S.maxCube && !(S.match.length && S.match.crawford);
 }
 
@@ -289,7 +288,7 @@ const canHumanDouble = () => S.mode === "game" && !S.busy && S.engineAvailable &
 
 // The cube panel: the engine's advice for the side on roll, and Double / Take / Pass / Next game.
 function showCube() {
-  const a = S.advice && S.advice.side === S.onRoll && !S.rolledThisTurn && !S.over ? S.advice : null;
+  const a = S.advice && S.advice.side === S.onRoll && S.phase === "roll" && !S.over ? S.advice : null;
   const box = $("cube-advice");
   box.replaceChildren();
   if (S.offer && S.offer.by === "top") {
@@ -329,7 +328,7 @@ function showCube() {
 
 // The engine's cube advice for the side on roll, before its roll (shown in the cube panel).
 async function adviseCube() {
-  if (S.over || S.cascade || S.rolledThisTurn || !S.bottom) return;
+  if (S.over || S.phase !== "roll" || !S.bottom) return;
   const side = S.onRoll, token = ++S.adviceAsked;
   const r = await api("/v1/cube", { position: current(), cube: cubeFor(side) });
   if (token !== S.adviceAsked) return;
@@ -361,24 +360,69 @@ function setModeLabel() {
   }
 }
 
-// ---- actions --------------------------------------------------------------------------------
+// ---- the game's flow: /v1/turn ---------------------------------------------------------------
 
-function loadPlain(pos) {
-  // A pasted position is taken to be past the game's first rolls (so gul bara doubles cascade);
-  // a new game counts its rolls from zero.
-  S.rolls = 1000;
-  S.rolledThisTurn = false;
-  S.cascade = null;
-  S.variant = pos.variant;
-  S.rules = pos.rules || {};
-  S.bottom = pos.mine.slice();
-  S.top = pos.theirs.slice();
-  S.onRoll = "bottom";
-  S.over = null;
+const otherSide = (side) => (side === "bottom" ? "top" : "bottom");
+const sideOf = (seat) => (seat === 0 ? "bottom" : "top");
+const seatOf = (side) => (side === "bottom" ? 0 : 1);
+
+// A new game's board: the cube, the offer, the advice and the result start afresh.
+function resetGame() {
+  S.over = null; S.result = null; S.busy = false;
   S.cube = { value: 1, owner: null };
-  S.offer = null; S.cubeAsked = false; S.advice = null; S.result = null; S.pips = null;
+  S.offer = null; S.cubeAsked = false; S.advice = null; S.pips = null;
+}
+
+// The service's answer is the game now: the record to send back, whose turn it is, the position from that
+// side, the dice (a cascade step's number shown on both), the legal plays, the cascade, the result.
+function applyTurn(t, fresh) {
+  if (fresh) resetGame();
+  const mover = sideOf(t.turn), other = otherSide(mover);
+  S.game = t.game;
+  S.phase = t.phase;
+  S.variant = t.variant;
+  S.rules = t.position.rules;
+  S.onRoll = mover;
+  S[mover] = t.position.mine.slice();
+  S[other] = t.position.theirs.slice();
+  S.pips = { [mover]: t.pips[0], [other]: t.pips[1] };
+  setDice(t.cascade_step ? [t.cascade_step[0], t.cascade_step[0]] : t.dice);
+  S.cascade = t.cascade_step ? { step: t.cascade_step, left: t.cascade_left, handover: t.is_cascade_handover } : null;
+  S.rollsBefore = t.rolls_before;
+  S.legal = t.moves.map((m, index) => ({ ...m, index }));
+  S.ending = t.result;
+  if (t.over && !S.over) S.over = t.result.winner === null ? "draw" : sideOf(t.result.winner);
+  if (t.phase === "roll") {
+    S.beforeRoll = { game: t.game };
+    S.cubeAsked = false;   // a new turn: its player may double before rolling
+  } else if (fresh) {
+    // A position loaded with its dice: other dice replay the position without them.
+    S.beforeRoll = { new: { position: t.position, turn: t.turn, rolls: t.rolls_before } };
+  }
   $("variant").value = S.variant;
   clearMoves();
+}
+
+// One question to /v1/turn, its answer applied; null for an answer that a later question overtook.
+// A refused action throws with the service's message.
+async function turn(body) {
+  const token = ++S.turnAsked;
+  S.asked++;   // a moves list or hints still on their way are for the game before
+  const r = await api("/v1/turn", body);
+  if (token !== S.turnAsked) return null;
+  if (!r.ok) throw new Error(r.data.error);
+  applyTurn(r.data, body.new !== undefined);
+  return r.data;
+}
+
+// As turn, saying what went wrong in the status line instead of throwing.
+async function tryTurn(body) {
+  try {
+    return await turn(body);
+  } catch (e) {
+    status(e.message, true);
+    return null;
+  }
 }
 
 function clearMoves() {
@@ -387,62 +431,56 @@ function clearMoves() {
   draw();
 }
 
-async function readPosition(source) {
-  const r = await api("/v1/position", source);
-  if (!r.ok) { status(r.data.error, true); return false; }
-  loadPlain(r.data.position);
-  S.pips = { bottom: r.data.pips[0], top: r.data.pips[1] };
-  if (r.data.dice) setDice(r.data.dice); else S.dice = null;
+function cascadeText() {
+  const c = S.cascade, [[die, count], ...rest] = c.left;
+  const whose = c.handover ? "share of the opponent's cascade" : "cascade";
+  return `${whose}: ${count} × ${die}` + (rest.length ? `, then ${rest.map(([d, n]) => `${n} × ${d}`).join(", ")}` : "");
+}
+
+// The legal plays the service answered, as the moves list.
+function showLegal() {
+  S.moves = S.legal; S.selected = -1;
+  S.kind = `${S.legal.length} legal` + (S.cascade ? `, ${cascadeText()}` : "");
+  showMoves();
   draw();
-  status(`Position loaded (${S.variant}); pips ${r.data.pips[0]} : ${r.data.pips[1]}.`);
-  if (S.dice) await fetchMoves(); else await adviseCube();
+}
+
+// A game from the service: the start position, or a position given as /v1/turn's `new` takes it
+// (pasted: the side on roll at the bottom, unless `turn` says otherwise).
+async function readPosition(source, turnSeat = 0) {
+  const t = await tryTurn({ new: { ...source, turn: turnSeat } });
+  if (!t) return false;
+  status(`Position loaded (${S.variant}); pips ${S.pips.bottom} : ${S.pips.top}.`);
+  if (t.phase === "move") showLegal(); else await adviseCube();
   return true;
 }
 
 function randomDice() {
+  if (S.riggedDice.length) return S.riggedDice.shift();
   const die = () => 1 + Math.floor(Math.random() * 6);
   return [die(), die()];
-}
-
-// The game's rolls made before the current one, as /v1/hint and /v1/engine-move take them: a gul bara
-// double the board does not play as a cascade must not be answered as one.
-const rollsBefore = () => Math.max(0, S.rolls - 1);
-const cascadeAfter = () => (S.rules.cascade_after_rolls === undefined ? 3 : S.rules.cascade_after_rolls);
-
-// A normal roll for the side on roll. In gul bara, a double after the game's first few rolls starts
-// a cascade (RULES.md 4): four moves of d, then of d+1, ... up to 6, each its own step.
-function startRoll(dice) {
-  if (S.cascade) return;
-  if (!S.rolledThisTurn) S.rolls += 1;
-  S.rolledThisTurn = true;
-  setDice(dice);
-  if (S.variant === "gulbara" && dice[0] === dice[1] && S.rolls > cascadeAfter()) {
-    const steps = [];
-    for (let d = dice[0]; d <= 6; d++) steps.push([d, 4]);
-    S.cascade = { owner: S.onRoll, share: "mover", steps, headUsed: 0 };
-  }
-}
-
-function cascadeText() {
-  const c = S.cascade;
-  const [die, count] = c.steps[0];
-  const whose = c.share === "mover" ? "cascade" : "share of the opponent's cascade";
-  return `${whose}: ${count} × ${die}` + (c.steps.length > 1 ? `, then ${c.steps.slice(1).map(([d, n]) => `${n} × ${d}`).join(", ")}` : "");
 }
 
 function chosenDice() {
   return [Number($("d1").value), Number($("d2").value)];
 }
 
-async function movesNow() {
-  if (S.cascade) {
-    const [die, count] = S.cascade.steps[0];
-    setDice([die, die]);
-    const r = await api("/v1/cascade-step", { position: current(), die, count, head_used: S.cascade.headUsed });
-    return r.ok ? { moves: r.data.moves, kind: `${r.data.moves.length} legal, ${cascadeText()}` } : { error: r.data.error };
+// The side on roll may roll now, or (in analysis, before any play of the turn) give its roll other dice.
+// In a game the dice of a turn are final once rolled or entered.
+function mayRoll() {
+  if (!canHumanMove() || S.cascade) return false;
+  if (S.phase === "roll") return !(S.mode === "game" && S.rolling);
+  return S.phase === "move" && S.mode === "analyse" && S.beforeRoll !== null;
+}
+
+async function rollDice(dice) {
+  const base = S.phase === "roll" ? { game: S.game } : S.beforeRoll;
+  S.rolling = true;
+  try {
+    return await tryTurn({ ...base, action: { roll: dice } });
+  } finally {
+    S.rolling = false;
   }
-  const r = await api("/v1/moves", { position: current(), dice: S.dice });
-  return r.ok ? { moves: r.data.moves, kind: `${r.data.count} legal` } : { error: r.data.error };
 }
 
 const awaitingAnswer = () => {
@@ -450,32 +488,30 @@ const awaitingAnswer = () => {
   return Boolean(S.offer);
 };
 
-async function fetchMoves() {
+// The dice controls: roll `dice` where the side on roll may (else the dice stay as they are), then
+// `then` (list the legal moves, or ask for hints) once there is a roll to play.
+async function withDice(dice, then) {
   if (awaitingAnswer()) return;
-  if (!S.dice) startRoll(chosenDice());
-  const token = ++S.asked;
-  const got = await movesNow();
-  if (token !== S.asked) return;   // a later question is on its way: its answer wins
-  if (got.error) { status(got.error, true); return; }
-  S.moves = got.moves; S.kind = got.kind; S.selected = -1;
-  showMoves();
-  draw();
+  if (mayRoll()) {
+    if (!(await rollDice(dice))) return;
+  } else if (S.dice) setDice(S.dice);
+  if (S.phase === "move") await then();
 }
 
+const fetchMoves = () => withDice(chosenDice(), async () => showLegal());
+
 async function fetchHint() {
-  if (awaitingAnswer()) return;
   if (S.cascade) {
     status("Hints cover normal rolls; a cascade step shows its legal plays.", true);
-    await fetchMoves();
+    showLegal();
     return;
   }
-  if (!S.dice) startRoll(chosenDice());
   const token = ++S.asked;
-  const r = await api("/v1/hint", { position: current(), dice: S.dice, top: 10, rolls: rollsBefore(), ...cubeful(S.onRoll) });
+  const r = await api("/v1/hint", { position: current(), dice: S.dice, top: 10, rolls: S.rollsBefore, ...cubeful(S.onRoll) });
   if (token !== S.asked) return;
   if (r.status === 503) {
     status(`Hints need the engine: ${r.data.error}. Showing the legal moves instead.`, true);
-    await fetchMoves();
+    showLegal();
     return;
   }
   if (!r.ok) { status(r.data.error, true); return; }
@@ -486,49 +522,23 @@ async function fetchHint() {
   draw();
 }
 
-const otherSide = (side) => (side === "bottom" ? "top" : "bottom");
 // In a game the engine is asked cubefully, with the game's cube and score; analysis stays cubeless.
 const cubeful = (side) => (S.mode === "game" ? { cube: cubeFor(side) } : {});
 
-// Play a move (or cascade step) for the side on roll: its result is still seen from the mover.
-function apply(move) {
-  const mover = S.onRoll, other = otherSide(mover);
-  S[mover] = move.position.mine.slice();
-  S[other] = move.position.theirs.slice();
-  S.log.push(`${mover}: ${S.dice ? S.dice.join("-") + " " : ""}${move.notation}`);
-  if (move.game_over) S.over = mover;
-  S.rolledThisTurn = false;
-  if (S.cascade) advanceCascade(move);
-  else { S.onRoll = other; S.dice = null; }
-  if (!S.cascade) S.cubeAsked = false;   // a new turn: its player may double before rolling
-  clearMoves();
-  refreshPips();
-}
+// What a play was, for the log and the status line: the dice and the play (a cascade part names its own).
+const described = (dice, move) => (move.cascade_steps && move.cascade_steps.length ? move.notation
+  : `${dice ? dice.join("-") + " " : ""}${move.notation}`);
 
-// After a cascade step: the first number the owner cannot play in full passes what is left, and
-// every higher number, to the opponent, who plays them in order and forfeits what it cannot play.
-// When the steps run out, the owner's opponent rolls for its own normal turn.
-function advanceCascade(move) {
-  const c = S.cascade;
-  const [die, count] = c.steps.shift();
-  c.headUsed = move.head_used;
-  if (c.share === "mover" && move.moves_played < count) {
-    c.steps.unshift([die, count - move.moves_played]);
-    c.share = "opponent";
-    c.headUsed = 0;
-    S.onRoll = otherSide(S.onRoll);
-  }
-  if (!c.steps.length) {
-    S.cascade = null;
-    S.onRoll = otherSide(c.owner);
-    S.dice = null;
-  }
-}
-
+// Play the selected move (or cascade step) for the side on roll: a legal play by its index, a hint by its
+// notation; the service answers whose turn it is next.
 async function play() {
   if (S.selected < 0 || !canHumanMove()) return;
-  const move = S.moves[S.selected];
-  apply(move);
+  const move = S.moves[S.selected], mover = S.onRoll, dice = S.dice;
+  S.busy = true;
+  const t = await tryTurn({ game: S.game, action: { play: move.index !== undefined ? move.index : move.notation } });
+  S.busy = false;
+  if (!t) { showMoves(); return; }
+  S.log.push(`${mover}: ${described(dice, move)}`);
   await nextTurn(`Played ${move.notation}.`);
 }
 
@@ -538,7 +548,7 @@ async function nextTurn(said) {
   if (S.mode === "game" && S.onRoll === "top") { await engineTurn(); return; }
   const who = S.mode === "game" ? "You" : S.onRoll === "bottom" ? "Bottom (light)" : "Top (dark)";
   if (S.cascade) {
-    await fetchMoves();
+    showLegal();
     status(`${said} ${who}: ${cascadeText()}.`);
     return;
   }
@@ -546,36 +556,21 @@ async function nextTurn(said) {
   await adviseCube();
 }
 
-// A game borne off: single, gammon or backgammon (oin, mars, koks) times the cube. The multiplier is
-// the service's: /v1/evaluate of the final position is exact (win_gammon and win_backgammon are 0 or 1).
+// A game borne off (or drawn): the service's result says single, gammon or backgammon (oin, mars, koks).
 async function finishGame() {
   if (S.result) { announceEnd(); return; }
-  const winner = S.over;
-  let multiplier = null;
-  const r = await api("/v1/evaluate", { position: positionFor(winner), ply: 0 });
-  if (r.ok) multiplier = 1 + Math.round(r.data.probabilities.win_gammon) + Math.round(r.data.probabilities.win_backgammon);
-  else multiplier = localMultiplier(winner);
-  endGame(winner, multiplier, "bore off");
-}
-
-// Without the engine: RULES.md 2 and 3 for a finished game (the loser has borne off none: gammon or
-// mars; with a checker on the bar or in the winner's home, backgammon; koks with the koks option).
-function localMultiplier(winner) {
-  const loser = S[otherSide(winner)];
-  if (loser.reduce((a, b) => a + b, 0) < 15) return 1;
-  if (S.variant === "backgammon") return loser[24] > 0 || loser.slice(18, 24).some((n) => n > 0) ? 3 : 2;
-  return S.rules.koks && loser.slice(12, 24).some((n) => n > 0) ? 3 : 2;
+  const e = S.ending;
+  endGame(S.over, e.multiplier, e.ending === "draw" ? "draw" : "bore off", e.kind);
 }
 
 // The game is over: `winner` wins `multiplier` times the cube (a passed double: 1 times the cube
 // before the double). In a game vs the engine the points go to the score (money or match).
-function endGame(winner, multiplier, how) {
-  const kinds = S.variant === "backgammon" ? ["single", "gammon", "backgammon"] : ["oin", "mars", "koks"];
+function endGame(winner, multiplier, how, kind = null) {
   const points = multiplier * S.cube.value;
   S.over = winner;
   S.offer = null;
-  S.result = { winner, multiplier, points, kind: kinds[multiplier - 1], how, cube: S.cube.value };
-  if (S.mode === "game") scoreGame(winner, points);
+  S.result = { winner, multiplier, points, kind, how, cube: S.cube.value };
+  if (S.mode === "game" && winner !== "draw") scoreGame(winner, points);
   draw();
   announceEnd();
 }
@@ -593,9 +588,9 @@ function scoreGame(winner, points) {
 function announceEnd() {
   const r = S.result;
   const who = S.mode === "game" ? (r.winner === "bottom" ? "You win" : "The engine wins") : `${r.winner} wins`;
-  const what = r.how === "bore off" ? `${r.kind === "single" || r.kind === "oin" ? "" : `a ${r.kind}, `}${r.points} point${r.points === 1 ? "" : "s"}`
-    : `${r.points} point${r.points === 1 ? "" : "s"} (${r.how})`;
-  let text = `Game over: ${who} ${what}.`;
+  const pts = `${r.points} point${r.points === 1 ? "" : "s"}`;
+  const what = r.how === "bore off" ? `${r.multiplier > 1 ? `a ${r.kind}, ` : ""}${pts}` : `${pts} (${r.how})`;
+  let text = r.winner === "draw" ? "Game over: a draw." : `Game over: ${who} ${what}.`;
   const m = S.match;
   if (S.mode === "game" && m.length) {
     text += ` Score ${m.score.bottom} : ${m.score.top} of ${m.length}.`;
@@ -660,53 +655,43 @@ async function answerDouble(take) {
   await engineTurn();
 }
 
-// The engine's cascade step: the play after which the engine rates the opponent's position worst.
-async function engineCascadeStep(moves) {
-  if (S.engineMode !== "random" && moves.length > 1) {
-    let best = null, bestEquity = Infinity;
-    for (const m of moves) {
-      const flipped = { variant: S.variant, mine: m.position.theirs, theirs: m.position.mine, rules: S.rules };
-      const r = await api("/v1/evaluate", { position: flipped, ply: 0 });
-      if (r.status === 503) { S.engineMode = "random"; setModeLabel(); break; }
-      if (!r.ok) throw new Error(r.data.error);
-      S.engineMode = "engine";
-      if (r.data.equity < bestEquity) { best = m; bestEquity = r.data.equity; }
-    }
-    if (best && S.engineMode === "engine") return best;
-  }
-  return moves[Math.floor(Math.random() * moves.length)];
-}
+// ---- the engine's turns ---------------------------------------------------------------------
 
-async function engineMove() {
-  if (S.cascade) {
-    const got = await movesNow();
-    if (got.error) throw new Error(got.error);
-    return engineCascadeStep(got.moves);
-  }
+// The plays that make up an engine move for /v1/turn: a gul bara cascade part or share step by step.
+const playsOf = (move) => (move.cascade_steps.length ? move.cascade_steps.map((s) => s.notation) : [move.notation]);
+
+// The engine's choice for the rest of its turn: its play of the roll (in gul bara a cascading double's
+// whole part, which /v1/engine-move chooses at once given the game's rolls), or its best share of what
+// the opponent's cascade handed over (/v1/handover). Without the engine, a random legal play (of a
+// cascade, one step at a time).
+async function engineChoice() {
   if (S.engineMode !== "random") {
-    const r = await api("/v1/engine-move", { position: current(), dice: S.dice, rolls: rollsBefore(),
-                                                   ...cubeful(S.onRoll) });
-    if (r.ok) { S.engineMode = "engine"; return r.data.move; }
+    const r = S.cascade && S.cascade.handover
+      ? await api("/v1/handover", { position: current(), handover: S.cascade.left })
+      : await api("/v1/engine-move", { position: current(), dice: S.dice, rolls: S.rollsBefore, ...cubeful(S.onRoll) });
+    if (r.ok) { S.engineMode = "engine"; return { move: r.data.move, plays: playsOf(r.data.move) }; }
     if (r.status !== 503) throw new Error(r.data.error);
     S.engineMode = "random";   // no engine in this build (or it is busy): fall back, and say so
     setModeLabel();
   }
-  const r = await api("/v1/moves", { position: current(), dice: S.dice });
-  if (!r.ok) throw new Error(r.data.error);
-  return r.data.moves[Math.floor(Math.random() * r.data.moves.length)];
+  const move = S.legal[Math.floor(Math.random() * S.legal.length)];
+  return { move, plays: [move.index] };
 }
 
-// The engine plays while it is on roll: a normal turn, or every step of its cascade or share.
+// The engine plays while it is on roll: a normal turn, its part of its own cascade, or its share of yours.
 async function engineTurn() {
   S.busy = true;
   const said = [];
   try {
     while (S.onRoll === "top" && !S.over) {
-      if (!S.cascade && !S.rolledThisTurn) {
+      const game = S.game;   // should another game replace this one meanwhile, the engine stops
+      if (S.phase === "roll") {
         if (!S.cubeAsked) {
           S.cubeAsked = true;
           status("Engine thinking about the cube...");
-          if (await engineDoubles()) {
+          const doubles = await engineDoubles();
+          if (S.game !== game) return;
+          if (doubles) {
             S.offer = { by: "top" };
             S.busy = false;
             draw();
@@ -714,17 +699,19 @@ async function engineTurn() {
             return;
           }
         }
-        startRoll(randomDice());
+        if (!(await turn({ game: S.game, action: { roll: randomDice() } }))) return;   // a new game overtook it
       }
       draw();
       status("Engine thinking...");
-      const move = await engineMove();
+      const dice = S.dice, rolled = S.game;
+      const { move, plays } = await engineChoice();
       S.moves = [move]; S.selected = 0; S.kind = S.engineMode === "random" ? "random reply" : "engine reply";
       showMoves();
       draw();
       await new Promise((done) => setTimeout(done, 350));   // let the arrows show before the checkers move
-      said.push(`${S.dice.join("-")}: ${move.notation}`);
-      apply(move);
+      if (S.game !== rolled || !(await turn({ game: S.game, action: { plays } }))) return;
+      said.push(described(dice, move));
+      S.log.push(`top: ${described(dice, move)}`);
     }
   } catch (e) {
     status(`Engine turn failed: ${e.message}`, true);
@@ -737,6 +724,8 @@ async function engineTurn() {
   await nextTurn(`${who} played ${said.join("; ")}.`);
 }
 
+// ---- new games ------------------------------------------------------------------------------
+
 const freshMatch = (length) => ({ length, score: { bottom: 0, top: 0 }, crawford: false, crawfordDone: false, winner: null });
 
 // A new game: vs the engine a new match (or money session) unless `keepMatch` (the next game of a match).
@@ -748,8 +737,6 @@ async function newGame(mode, keepMatch) {
   if (!keepMatch) S.match = freshMatch(mode === "game" ? Number($("match-length").value) : 0);
   const ok = await readPosition({ position: { variant: S.variant } });
   if (!ok) return;
-  S.dice = null;
-  S.rolls = 0;
   setModeLabel();
   draw();
   const m = S.match;
@@ -762,16 +749,16 @@ async function setupGame({ variant = "backgammon", bottom, top, onRoll = "bottom
   S.mode = "game";
   S.engineMode = null;
   S.log = [];
-  $("variant").value = variant;
-  loadPlain({ variant, mine: bottom, theirs: top, rules: {} });
+  resetGame();   // at once: nothing of the game before stays shown while the service answers
+  showCube();
+  const [mine, theirs] = onRoll === "bottom" ? [bottom, top] : [top, bottom];
+  const t = await tryTurn({ new: { position: { variant, mine, theirs, rules: {} }, turn: seatOf(onRoll) } });
+  if (!t) return;
   S.match = { ...freshMatch(match.length || 0), ...match, score: { bottom: 0, top: 0, ...(match.score || {}) } };
   if ([...$("match-length").options].some((o) => Number(o.value) === S.match.length)) $("match-length").value = String(S.match.length);
   S.cube = { value: cube.value, owner: cube.owner || null };
-  S.onRoll = onRoll;
-  S.dice = null;
   setModeLabel();
   draw();
-  await refreshPips();
   await nextTurn("Game set up.");
 }
 
@@ -779,13 +766,10 @@ async function init() {
   const dieSelects = [$("d1"), $("d2")];
   for (const s of dieSelects) for (let d = 1; d <= 6; d++) s.appendChild(new Option(String(d), String(d)));
   $("d1").value = "3"; $("d2").value = "1";
-  // In a game the dice of a turn are final once rolled or entered; in analysis they may be changed.
-  const mayRoll = () => canHumanMove() && !S.cascade && !(S.mode === "game" && S.rolledThisTurn);
-  const enterDice = (dice) => { if (mayRoll()) startRoll(dice); else if (S.dice) setDice(S.dice); };
-  for (const s of dieSelects) s.addEventListener("change", () => { enterDice(chosenDice()); fetchMoves(); });
-  $("roll").addEventListener("click", () => { if (mayRoll()) { startRoll(randomDice()); fetchMoves(); } });
-  $("show-moves").addEventListener("click", () => { enterDice(chosenDice()); fetchMoves(); });
-  $("hint").addEventListener("click", () => { enterDice(chosenDice()); fetchHint(); });
+  for (const s of dieSelects) s.addEventListener("change", fetchMoves);
+  $("roll").addEventListener("click", () => withDice(randomDice(), async () => showLegal()));
+  $("show-moves").addEventListener("click", fetchMoves);
+  $("hint").addEventListener("click", () => withDice(chosenDice(), fetchHint));
   $("play").addEventListener("click", play);
   $("double").addEventListener("click", humanDouble);
   $("take").addEventListener("click", () => answerDouble(true));
@@ -815,5 +799,8 @@ async function init() {
   await newGame("analyse");
 }
 
-window.tavlaBoard = { state: S, newGame, play, select, fetchMoves, fetchHint, readPosition, setupGame, humanDouble, answerDouble };
+// rigDice: tests and demos give the dice of the next random rolls (the Roll button and the engine's rolls).
+const rigDice = (dice) => { S.riggedDice.push(...dice); };
+
+window.tavlaBoard = { state: S, newGame, play, select, fetchMoves, fetchHint, readPosition, setupGame, humanDouble, answerDouble, rigDice };
 document.addEventListener("DOMContentLoaded", init);
