@@ -15,10 +15,10 @@ pub mod cubeful;
 use crate::bearoff::bearoff_probabilities;
 use crate::cascade::LATE;
 use crate::parallel::par_map;
-use crate::eval::{final_evaluation, game_result};
+use crate::outcome::{final_evaluation, game_result, Evaluation};
 use crate::nn::td::{play_roll, Nets};
 use crate::dice::Dice;
-use crate::nn::{equity, invert, Mlp, OUTPUTS};
+use crate::nn::{Mlp, OUTPUTS};
 use crate::position::Position;
 use crate::turn::{TurnDriver, MAX_ROLLS};
 
@@ -61,11 +61,11 @@ fn trial(
         let outcome = play_roll(nets, &mut board, [d1, d2]);
         if outcome.finished.is_some() {
             // `target` is then the outcome for the player who rolled.
-            return if starter_on_roll { outcome.target } else { invert(&outcome.target) };
+            return if starter_on_roll { outcome.target } else { Evaluation::new(outcome.target).invert().to_array() };
         }
         starter_on_roll = !starter_on_roll;
         if let Some(exact) = exact_bearoff.then(|| bearoff_probabilities(&outcome.next)).flatten() {
-            return if starter_on_roll { exact } else { invert(&exact) };
+            return if starter_on_roll { exact } else { Evaluation::new(exact).invert().to_array() };
         }
     }
     // Unreachable in practice (games end); count it as even.
@@ -112,7 +112,7 @@ fn summarize(outcomes: &[[f32; OUTPUTS]]) -> RolloutResult {
             mean[k] += o[k] as f64 / n;
         }
     }
-    let equities: Vec<f64> = outcomes.iter().map(|o| equity(o) as f64).collect();
+    let equities: Vec<f64> = outcomes.iter().map(|o| Evaluation::new(*o).equity() as f64).collect();
     let eq_mean = equities.iter().sum::<f64>() / n;
     let var = equities.iter().map(|e| (e - eq_mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
     let probabilities = mean.map(|m| m as f32);
@@ -165,7 +165,7 @@ mod tests {
             let outcome = play_roll(Nets::one(&net), &mut board, [roll / 6 + 1, roll % 6 + 1]);
             let mine = match outcome.finished {
                 Some(_) => outcome.target,
-                None => invert(&bearoff_probabilities(&outcome.next).expect("both sides home after one roll")),
+                None => Evaluation::new(bearoff_probabilities(&outcome.next).expect("both sides home after one roll")).invert().to_array(),
             };
             by_hand += mine[0] as f64 / 36.0;
         }

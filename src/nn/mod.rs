@@ -16,13 +16,3 @@ pub mod supervised;
 pub mod td;
 
 pub use mlp::{Mlp, OUTPUTS};
-
-/// The five probabilities seen from the other player.
-pub fn invert(p: &[f32; OUTPUTS]) -> [f32; OUTPUTS] {
-    [1.0 - p[0], p[3], p[4], p[1], p[2]]
-}
-
-/// Cubeless equity of the five probabilities (points per game for the player on roll).
-pub fn equity(p: &[f32; OUTPUTS]) -> f32 {
-    2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4]
-}

@@ -14,7 +14,7 @@
 //! double): the network still learns gul bara positions, and the game layer
 //! plays cascades with the same evaluation.
 
-use crate::eval::{final_evaluation, game_result};
+use crate::outcome::{final_evaluation, game_result, Evaluation};
 use std::cell::RefCell;
 
 use crate::movegen::Move;
@@ -22,7 +22,7 @@ use crate::outcome::bear_off_multiplier;
 use crate::turn::{Chooser, Finish, Progress, SelfPlay, TurnDriver};
 use crate::nn::encoding::{encode, input_count};
 use crate::dice::Dice;
-use crate::nn::{equity, invert, Mlp, OUTPUTS};
+use crate::nn::{Mlp, OUTPUTS};
 use crate::position::{Position, CHECKERS, ME};
 use crate::variant::Rules;
 
@@ -34,7 +34,7 @@ pub fn final_outcome(pos: &Position) -> [f32; OUTPUTS] {
 
 /// Points won by the player who just finished, from [`final_outcome`].
 pub fn outcome_points(o: &[f32; OUTPUTS]) -> f32 {
-    equity(o)
+    Evaluation::new(*o).equity()
 }
 
 /// The networks a 0-ply player judges with: a contact network and, in
@@ -107,7 +107,7 @@ impl<'a> NetPlayer<'a> {
         if m.position.off(ME) == CHECKERS {
             return final_outcome(&m.position);
         }
-        invert(&self.value(&m.position.flip()))
+        Evaluation::new(self.value(&m.position.flip())).invert().to_array()
     }
 
     /// The index of the best play at 0-ply and its probabilities.
@@ -115,7 +115,7 @@ impl<'a> NetPlayer<'a> {
         let mut best = (0, [0.0; OUTPUTS], f32::NEG_INFINITY);
         for (k, m) in moves.iter().enumerate() {
             let p = self.after_play(m);
-            let e = equity(&p);
+            let e = Evaluation::new(p).equity();
             if e > best.2 {
                 best = (k, p, e);
             }
@@ -217,7 +217,7 @@ impl TdTrainer {
         for (t, (pos, target)) in turns.iter().enumerate().rev() {
             let g = match next_return {
                 Some(next) => {
-                    let later = invert(&next);
+                    let later = Evaluation::new(next).invert().to_array();
                     std::array::from_fn(|k| (1.0 - lambda) * target[k] + lambda * later[k])
                 }
                 None => *target,
@@ -274,7 +274,7 @@ pub fn play_roll(nets: Nets, board: &mut TurnDriver, dice: [u8; 2]) -> TurnOutco
             // The opponent rolls next (after an ordinary turn, a whole
             // cascade, or a share it played). After an ordinary turn the
             // chooser has just judged that very position.
-            let target = if ordinary { chooser.chosen } else { invert(&chooser.player.value(board.position())) };
+            let target = if ordinary { chooser.chosen } else { Evaluation::new(chooser.player.value(board.position())).invert().to_array() };
             TurnOutcome { target, next: *board.position(), finished: None }
         }
     }
@@ -395,8 +395,8 @@ mod tests {
         let turns = [(start, a), (start.flip(), b), (start, end)];
         let mut expected = TdTrainer::new(Rules::backgammon(), 8, 1, 0.5);
         let g2 = end;
-        let g1: [f32; OUTPUTS] = std::array::from_fn(|k| 0.5 * b[k] + 0.5 * invert(&g2)[k]);
-        let g0: [f32; OUTPUTS] = std::array::from_fn(|k| 0.5 * a[k] + 0.5 * invert(&g1)[k]);
+        let g1: [f32; OUTPUTS] = std::array::from_fn(|k| 0.5 * b[k] + 0.5 * Evaluation::new(g2).invert().to_array()[k]);
+        let g0: [f32; OUTPUTS] = std::array::from_fn(|k| 0.5 * a[k] + 0.5 * Evaluation::new(g1).invert().to_array()[k]);
         for (pos, g) in [(start, g0), (start.flip(), g1), (start, g2)] {
             expected.learn(&pos, &g);
         }

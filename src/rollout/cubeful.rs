@@ -25,12 +25,12 @@ use crate::cube::efficiency::{classify, Efficiencies, PositionClass};
 use crate::cube::met::MatchEquityTable;
 use crate::cube::state::{CubeState, Owner};
 use crate::error::{Error, Result};
-use crate::eval::{final_evaluation, game_result, Evaluation};
+use crate::outcome::{final_evaluation, game_result, Evaluation};
 use crate::parallel::par_map;
 use crate::turn::TurnDriver;
 use crate::nn::td::{play_roll, NetPlayer, Nets};
 use crate::dice::Dice;
-use crate::nn::{invert, OUTPUTS};
+use crate::nn::OUTPUTS;
 use crate::position::{Position, ME};
 use crate::search::cubeful::zero_ply_decision_at;
 use crate::variant::{Rules, Variant};
@@ -95,12 +95,12 @@ pub fn play_out(
         let outcome = play_roll(nets, &mut board, [d1, d2]);
         if outcome.finished.is_some() {
             // `target` is then the exact outcome for the player who rolled.
-            let points = crate::nn::equity(&outcome.target).round() as i32;
+            let points = Evaluation::new(outcome.target).equity().round() as i32;
             return Trajectory { turns, starter_points: if turn % 2 == 0 { points } else { -points } };
         }
         // The roller's value of the next position is its opponent's
         // evaluation of it, turned round: no second network call.
-        probabilities = invert(&outcome.target);
+        probabilities = Evaluation::new(outcome.target).invert().to_array();
     }
     Trajectory { turns, starter_points: 0 }
 }
