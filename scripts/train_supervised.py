@@ -34,12 +34,16 @@ from typing import Callable
 
 import numpy as np
 
+import tavla
 from tavla import _core
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 # Cubeless equity weights of the five probabilities (win, win gammon, win backgammon, lose gammon, lose backgammon).
-EQUITY = np.array([2, 1, 1, -1, -1], np.float32)
+# Cubeless equity is linear in the five probabilities: its weights and offset, read off the core's
+# one formula (tavla.Evaluation) so that the vectorised form below cannot drift from it.
+EQUITY_OFFSET = tavla.Evaluation([0.0] * 5).equity
+EQUITY = np.array([tavla.Evaluation(np.eye(5)[k].tolist()).equity - EQUITY_OFFSET for k in range(5)], np.float32)
 
 
 def progress(label: str, done: int, total: int, start: float) -> None:
@@ -84,8 +88,8 @@ def plays_of_a_roll(net: bytes, variant: str, boards: np.ndarray, rng: np.random
 
 
 def equities(probabilities: np.ndarray) -> np.ndarray:
-    """Cubeless equity of rows of five probabilities: 2 win - 1 + gammons + backgammons."""
-    return probabilities @ EQUITY - 1
+    """Cubeless equity of rows of five probabilities (tavla.Evaluation's, vectorised)."""
+    return probabilities @ EQUITY + EQUITY_OFFSET
 
 
 def candidates(net: bytes, boards: np.ndarray, args: argparse.Namespace, seed: int, tag: str) -> np.ndarray:
