@@ -38,7 +38,7 @@ import json
 import warnings
 from typing import Any, Optional, Tuple
 
-from ._core import Position, _parse_position, _write_position
+from ._core import Game, Match, Position, _parse_position, _read_mat, _write_mat, _write_position
 
 __all__ = ["DeprecatedPositionForm", "parse", "canonical_json", "parse_xgid", "parse_gnubg_id", "to_xgid", "to_gnubg_id", "position_id", "match_id", "position_from_id", "to_fibs", "to_json"]
 
@@ -52,10 +52,16 @@ def parse(text: str) -> dict[str, Any]:
     ``double_offered``, ``jacoby``, ``beaver``, ``max_cube``. Raises
     ValueError naming what is wrong.
     """
-    t = text.strip()
+    t = _text(text, "a position").strip()
     if t.startswith("{"):
         t = canonical_json(t, stacklevel=3)
     return _parse_position(t)
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be text (a str), not {type(value).__name__}")
+    return value
 
 
 class DeprecatedPositionForm(FutureWarning):
@@ -81,9 +87,11 @@ def canonical_json(text: str, stacklevel: int = 2) -> str:
     older ``mine``/``theirs`` form is rewritten (``turn`` 0, ``mine`` as player 0)
     with a :class:`DeprecatedPositionForm` warning."""
     try:
-        data = json.loads(text)
+        data = json.loads(_text(text, "a JSON position"))
     except ValueError:
         return text  # the reader names what is wrong
+    except RecursionError:  # Python's json gives up on deep nesting with RecursionError, not ValueError
+        raise ValueError("the JSON position is nested too deeply to be a position") from None
     if not isinstance(data, dict) or not any(k in data for k in LEGACY_KEYS):
         return text
     if "checkers" in data or "bar" in data:
@@ -106,7 +114,7 @@ def canonical_json(text: str, stacklevel: int = 2) -> str:
 
 def parse_xgid(text: str) -> Tuple[Position, Optional[Tuple[int, int]]]:
     """(position seen from the player on roll, dice or None) of an XGID."""
-    t = text.strip()
+    t = _text(text, "an XGID").strip()
     if not (t.startswith("XGID=") or t.count(":") in (8, 9)):
         raise ValueError(f"{text!r} is not an XGID (XGID=position:cube:owner:turn:dice:...)")
     info = parse(t)
@@ -116,7 +124,7 @@ def parse_xgid(text: str) -> Tuple[Position, Optional[Tuple[int, int]]]:
 def parse_gnubg_id(text: str) -> Tuple[Position, Optional[Tuple[int, int]]]:
     """(position seen from the player on roll, dice or None) of a GNU Backgammon
     ID: "PositionID:MatchID" or a bare Position ID."""
-    t = text.strip()
+    t = _text(text, "a GNU Backgammon ID").strip()
     if t.startswith(("XGID=", "board:", "{")) or t.count(":") > 1:
         raise ValueError(f"{text!r} is not a GNU Backgammon ID (PositionID or PositionID:MatchID)")
     info = parse(t)
@@ -168,7 +176,7 @@ def match_id(position: Position, **context: Any) -> str:
 
 def position_from_id(position_id: str) -> Position:
     """The backgammon position of a GNU Backgammon Position ID, seen from the player on roll."""
-    text = position_id.strip()
+    text = _text(position_id, "a Position ID").strip()
     if ":" in text:
         raise ValueError(f"{position_id!r} is a full GNU Backgammon ID; use parse() for it")
     return _parse_position(text)["position"]
@@ -182,3 +190,26 @@ def to_fibs(position: Position, names: Tuple[str, str] = ("player0", "player1"),
 def to_json(position: Position, **context: Any) -> str:
     """The project's JSON form (every variant; see the module's documentation)."""
     return _write("json", position, **context)
+
+
+def read_mat(text: str) -> dict[str, Any]:
+    """A Jellyfish ``.mat`` match file (as GNU Backgammon, XG and match sites export them), every game
+    replayed through the rules: ``{"length", "players", "score", "games": [{"game": tavla.Game,
+    "winner", "points", "resigned"}]}``. ``resigned`` games end before the board does; their
+    ``points`` are what the file says the loser gave up. Backgammon only. A line that cannot be read
+    or a move the rules refuse raises ValueError naming the line."""
+    return _read_mat(_text(text, "a .mat file"))
+
+
+def write_mat(games: Any, names: Tuple[str, str] = ("Player 1", "Player 2"), length: Optional[int] = None) -> str:
+    """A ``.mat`` file of a finished ``tavla.Match`` (its games and length) or of a list of finished
+    ``tavla.Game``s of one match (``length``, 0 for money); player 0 on the left."""
+    if isinstance(games, Match):
+        played = list(games.finished_games)
+        if games.game.is_over:
+            played.append(games.game)
+        length = games.length if length is None else length
+    else:
+        played = list(games)
+        length = 0 if length is None else length
+    return _write_mat(length, tuple(names), played)

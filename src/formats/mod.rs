@@ -18,6 +18,7 @@
 pub mod fibs;
 pub mod gnubg;
 pub mod json;
+pub mod mat;
 pub mod record;
 pub mod xgid;
 

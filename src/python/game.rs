@@ -588,6 +588,42 @@ impl PyMatch {
     }
 }
 
+/// Reads a Jellyfish `.mat` match file: {"length", "players", "score",
+/// "games": [{"game", "winner", "points", "resigned"}]}, every game replayed
+/// through the rules (ValueError naming the line otherwise).
+#[pyfunction]
+fn _read_mat<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
+    let m = formats::mat::read_mat(text).map_err(value_error)?;
+    let d = PyDict::new(py);
+    d.set_item("length", m.length)?;
+    d.set_item("players", (m.players[0].clone(), m.players[1].clone()))?;
+    d.set_item("score", (m.score[0], m.score[1]))?;
+    let games = pyo3::types::PyList::empty(py);
+    for g in m.games {
+        let item = PyDict::new(py);
+        item.set_item("winner", g.winner)?;
+        item.set_item("points", g.points)?;
+        item.set_item("resigned", g.resigned)?;
+        item.set_item("game", Py::new(py, PyGame { inner: g.game })?)?;
+        games.append(item)?;
+    }
+    d.set_item("games", games)?;
+    Ok(d)
+}
+
+/// Writes finished backgammon games of one match (`length` 0: money) as a
+/// `.mat` file, player 0 on the left.
+#[pyfunction]
+fn _write_mat(length: &Bound<'_, PyAny>, names: (String, String), games: Vec<PyRef<'_, PyGame>>) -> PyResult<String> {
+    let length: u32 = whole_arg(length, "length")?;
+    let played = games
+        .iter()
+        .enumerate()
+        .map(|(k, g)| formats::mat::MatGame::of(g.inner.clone()).map_err(|e| PyValueError::new_err(format!("game {}: {e}", k + 1))))
+        .collect::<PyResult<Vec<_>>>()?;
+    formats::mat::write_mat(length, [&names.0, &names.1], &played).map_err(value_error)
+}
+
 /// Reads any position form into a dict: position (seen from `turn`), turn,
 /// dice, cube_value, cube_owner, match_length, score, crawford,
 /// double_offered, jacoby, beaver, max_cube.
@@ -716,6 +752,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<PyMatch>()?;
     m.add_function(wrap_pyfunction!(_parse_position, m)?)?;
+    m.add_function(wrap_pyfunction!(_read_mat, m)?)?;
+    m.add_function(wrap_pyfunction!(_write_mat, m)?)?;
     m.add_function(wrap_pyfunction!(_write_position, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_games, m)?)?;
     Ok(())
