@@ -1,0 +1,59 @@
+"""``tavla analyze FILE``: every checker play and cube decision of a match file judged by the
+engine (``tavla.analysis``), per player the errors, error rates and PR; ``--json`` prints one JSON
+object (``match_length``, ``final_score``, ``players``; ``--decisions`` adds every decision)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import tavla
+
+
+def add_analyze_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a Jellyfish .mat match file (backgammon)")
+    p.add_argument("--ply", type=int, default=0, help="analysis ply, 0 to 2 (default 0)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--decisions", action="store_true", help="with --json: every decision too")
+
+
+def run_analyze(args: argparse.Namespace) -> int:
+    from .. import analysis, formats
+
+    if not 0 <= args.ply <= 2:
+        raise ValueError(f"--ply must be 0 to 2, not {args.ply}")
+    path = Path(args.file)
+    try:
+        size = path.stat().st_size
+    except OSError as e:
+        raise ValueError(f"{args.file}: {e.strerror}") from None
+    if size > 4 << 20:
+        raise ValueError(f"{args.file}: {size} bytes is over the 4 MiB limit of a match file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        text = path.read_text(encoding="latin-1")
+    try:
+        mat = formats.read_mat(text)
+    except ValueError as e:
+        raise ValueError(f"{args.file}: {e}") from None
+    report = analysis.analyze_match(tavla.Engine("backgammon", ply=args.ply), mat)
+    if args.json:
+        if not args.decisions:
+            report.pop("decisions")
+        print(json.dumps(report, indent=1))
+        return 0
+    length = report["match_length"]
+    print(f"{args.file}: {f'{length}-point match' if length else 'money session'}, final score "
+          f"{report['final_score'][0]}-{report['final_score'][1]}, analysed at {args.ply}-ply")
+    print(f"{'player':<16} {'moves':>5} {'checker':>8} {'rate':>7} {'cube':>5} {'cube err':>8} {'rate':>7} {'PR':>6}")
+    for p in report["players"]:
+        print(f"{p['name'][:16]:<16} {p['unforced_moves']:>5} {p['checker_error']:>8.3f} {p['checker_error_rate']:>7.1f} "
+              f"{p['cube_decisions']:>5} {p['cube_error']:>8.3f} {p['error_rate']:>7.1f} {p['pr']:>6.2f}")
+    names = [p["name"] for p in report["players"]]
+    for d in report["decisions"]:
+        if d["mark"]:
+            dice = f" {d['dice'][0]}{d['dice'][1]}" if d["dice"] else ""
+            print(f"  game {d['game']}, {names[d['player']]}{dice}: {d['played']} ({d['mark']}, -{d['error']:.3f}; best {d['best']})")
+    return 0

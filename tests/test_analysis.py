@@ -1,0 +1,67 @@
+"""Match analysis: every decision of a .mat file judged by the engine, with marks and per-player
+totals, from Python and from ``tavla analyze``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tavla
+from tavla import analysis, formats
+
+DATA = Path(__file__).parent / "data"
+GNUBG_3 = (DATA / "gnubg_3pt.mat").read_text()
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return tavla.Engine("backgammon", ply=0)
+
+
+def test_every_decision_is_judged_and_summed(engine):
+    report = analysis.analyze_match(engine, formats.read_mat(GNUBG_3))
+    assert report["match_length"] == 3 and report["final_score"] == [0, 5]
+    assert [p["name"] for p in report["players"]] == ["gnubg", "root"]
+    for p in report["players"]:
+        assert p["unforced_moves"] > 20 and p["cube_decisions"] > 0
+        assert p["checker_error"] >= 0 and p["cube_error"] >= 0
+        assert p["checker_error_rate"] == pytest.approx(1000 * p["checker_error"] / p["unforced_moves"], abs=1e-2)
+        assert p["pr"] == pytest.approx(p["error_rate"] / 2, abs=1e-2)
+    kinds = {d["kind"] for d in report["decisions"]}
+    assert {"move", "no double", "double", "pass", "take"} <= kinds
+    assert all(d["error"] >= 0 and d["mark"] == analysis.mark(d["error"]) for d in report["decisions"])
+
+
+def test_a_blunder_is_marked(engine):
+    # An opening 4-1: 13/9 24/23 is a normal play; breaking the 6 point is a clear error.
+    def opening(play):
+        g = tavla.Game("backgammon", seed=0)
+        g.roll_off((4, 1))
+        g.play(play)
+        return analysis.analyze_game(engine, g)[0]
+
+    first, played = opening("6/2 6/5"), opening("13/9 24/23")
+    assert first.kind == "move" and first.dice == (4, 1)
+    assert first.error >= 0.04 and first.mark is not None
+    assert first.error > played.error + 0.03
+
+
+def test_marks_follow_gnubg():
+    assert [analysis.mark(e) for e in (0.0, 0.039, 0.04, 0.08, 0.2)] == [None, None, "doubtful", "bad", "very bad"]
+
+
+def test_the_command_line(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "tavla", "analyze", str(DATA / "gnubg_3pt.mat"), "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    report = json.loads(out)
+    assert set(report) == {"match_length", "final_score", "players"}
+    assert set(report["players"][0]) >= {"name", "unforced_moves", "checker_error", "checker_error_rate",
+                                         "cube_decisions", "cube_error", "error_rate", "pr"}
+    bad = tmp_path / "broken.mat"
+    bad.write_text(GNUBG_3.replace("13/9 24/23", "13/9 24/22", 1))
+    r = subprocess.run([sys.executable, "-m", "tavla", "analyze", str(bad)], capture_output=True, text=True)
+    assert r.returncode == 2 and "broken.mat: line 7:" in r.stderr and "Traceback" not in r.stderr
