@@ -148,9 +148,8 @@ fn least_squares(points: &[Point], f: &dyn Fn(&Point) -> Vec<f64>) -> (Vec<f64>,
             }
         }
     }
-    let errors = (0..m)
-        .map(|i| (0..m).map(|a| (0..m).map(|b| inv[i][a] * meat[a][b] * inv[i][b]).sum::<f64>()).sum::<f64>().sqrt())
-        .collect();
+    let errors =
+        (0..m).map(|i| (0..m).map(|a| (0..m).map(|b| inv[i][a] * meat[a][b] * inv[i][b]).sum::<f64>()).sum::<f64>().sqrt()).collect();
     let rms = (points.iter().map(|p| residual(p).powi(2)).sum::<f64>() / points.len() as f64).sqrt();
     (beta, errors, rms)
 }

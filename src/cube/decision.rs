@@ -83,7 +83,14 @@ impl CubeDecision {
     /// Classifies the three equities for `state`; `can_win_gammon` says
     /// whether the doubler can still win more than a single game (without
     /// gammons nobody is "too good").
-    pub fn classify(state: &CubeState, no_double: f64, double_take: f64, double_pass: f64, mwc: Option<[f64; 3]>, can_win_gammon: bool) -> CubeDecision {
+    pub fn classify(
+        state: &CubeState,
+        no_double: f64,
+        double_take: f64,
+        double_pass: f64,
+        mwc: Option<[f64; 3]>,
+        can_win_gammon: bool,
+    ) -> CubeDecision {
         let action = if state.may_double() {
             classify(state, no_double, double_take, double_pass, can_win_gammon)
         } else if !state.is_money() && state.owner != Owner::Opponent && !state.crawford {

@@ -208,19 +208,11 @@ impl Mlp {
                 12 + 4 * count
             )));
         }
-        let floats: Vec<f32> =
-            bytes[12..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+        let floats: Vec<f32> = bytes[12..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
         let (w1, rest) = floats.split_at(inputs * hidden);
         let (b1, rest) = rest.split_at(hidden);
         let (w2, b2) = rest.split_at(OUTPUTS * hidden);
-        Ok(Mlp {
-            inputs,
-            hidden,
-            w1: w1.to_vec(),
-            b1: b1.to_vec(),
-            w2: w2.to_vec(),
-            b2: b2.try_into().expect("five outputs"),
-        })
+        Ok(Mlp { inputs, hidden, w1: w1.to_vec(), b1: b1.to_vec(), w2: w2.to_vec(), b2: b2.try_into().expect("five outputs") })
     }
 }
 

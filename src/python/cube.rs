@@ -180,7 +180,10 @@ impl PyCubeState {
         self.inner.describe()
     }
     #[allow(clippy::type_complexity)]
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (u32, Option<&'static str>, u32, (u32, u32), bool, bool, bool, u32))> {
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (u32, Option<&'static str>, u32, (u32, u32), bool, bool, bool, u32))> {
         let s = &self.inner;
         let cls = py.get_type::<PyCubeState>().into_any();
         Ok((cls, (s.value, owner_name(s.owner), s.match_length, (s.score[0], s.score[1]), s.crawford, s.jacoby, s.beaver, s.max_value)))

@@ -8,8 +8,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{rules_from_kwargs, PyMove, PyPosition};
 use super::cube::{PyCubeDecision, PyCubeState};
+use super::{rules_from_kwargs, PyMove, PyPosition};
 use crate::bench;
 use crate::cube::{default_met, MatchEquityTable};
 use crate::duel::{self, EnginePlayer, Player, RandomPlayer};
@@ -143,8 +143,19 @@ pub struct PyEngine {
 }
 
 /// Engine options (everything else passed to `Engine` is a rule option).
-const ENGINE_OPTIONS: &[&str] =
-    &["evaluator", "met", "cascade_width", "threads", "bearoff", "filter_min", "filter_keep", "filter_margin", "inner_min", "inner_keep", "inner_margin"];
+const ENGINE_OPTIONS: &[&str] = &[
+    "evaluator",
+    "met",
+    "cascade_width",
+    "threads",
+    "bearoff",
+    "filter_min",
+    "filter_keep",
+    "filter_margin",
+    "inner_min",
+    "inner_keep",
+    "inner_margin",
+];
 
 impl PyEngine {
     fn check_position(&self, pos: &PyPosition) -> PyResult<()> {
@@ -416,7 +427,13 @@ impl PyEngine {
     }
 
     /// (best play, nodes searched): for benchmarks.
-    fn _best_move_nodes(&self, py: Python<'_>, position: &PyPosition, d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>) -> PyResult<(PyMove, u64)> {
+    fn _best_move_nodes(
+        &self,
+        py: Python<'_>,
+        position: &PyPosition,
+        d1: &Bound<'_, PyAny>,
+        d2: &Bound<'_, PyAny>,
+    ) -> PyResult<(PyMove, u64)> {
         self.check_position(position)?;
         let (d1, d2) = dice(d1, d2)?;
         let pos = position.inner;
@@ -489,7 +506,12 @@ fn _duel(
 #[pyfunction]
 #[pyo3(signature = (variants, plies, threads = 0))]
 #[allow(clippy::type_complexity)]
-fn _bench(py: Python<'_>, variants: Vec<String>, plies: Vec<u8>, threads: usize) -> PyResult<Vec<(String, usize, (u8, u8), u8, u64, f64, String)>> {
+fn _bench(
+    py: Python<'_>,
+    variants: Vec<String>,
+    plies: Vec<u8>,
+    threads: usize,
+) -> PyResult<Vec<(String, usize, (u8, u8), u8, u64, f64, String)>> {
     let variants: Vec<Variant> = variants.iter().map(|v| Variant::parse(v)).collect::<Result<_, _>>().map_err(value_error)?;
     if let Some(p) = plies.iter().find(|&&p| p > 4) {
         return Err(PyValueError::new_err(format!("ply must be 0 to 4, not {p}")));

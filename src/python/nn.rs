@@ -7,9 +7,9 @@ use super::{opt_whole_arg, rules_from_kwargs, value_error, whole_arg};
 use pyo3::exceptions::PyValueError;
 
 use crate::batch;
+use crate::nn::encoding::check_inputs;
 use crate::nn::supervised;
 use crate::nn::td::{score_against_random, TdTrainer};
-use crate::nn::encoding::check_inputs;
 use crate::nn::{Mlp, OUTPUTS};
 use crate::position::Position;
 use crate::variant::{Rules, Variant};
@@ -319,12 +319,7 @@ fn nn_error(
 /// the crate (numpy, PyTorch) see exactly what the networks see.
 #[pyfunction]
 #[pyo3(signature = (variant, boards, **rules))]
-fn nn_encode<'py>(
-    py: Python<'py>,
-    variant: &str,
-    boards: &[u8],
-    rules: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Bound<'py, PyBytes>> {
+fn nn_encode<'py>(py: Python<'py>, variant: &str, boards: &[u8], rules: Option<&Bound<'_, PyDict>>) -> PyResult<Bound<'py, PyBytes>> {
     let rules = rules_from_kwargs(variant, rules)?;
     let positions = positions_from_flat(rules, boards)?;
     let width = crate::nn::encoding::input_count(rules.variant);
