@@ -69,12 +69,10 @@ fn arg<T: std::str::FromStr>(args: &[String], k: usize, default: T) -> T {
 fn pick_positions(variant: Variant, per_class: usize, seed: u64) -> Vec<Position> {
     let net = tavla::nn::shipped::network(variant);
     let mut picked: Vec<Position> = Vec::new();
-    let mut pool_seed = seed;
     // Races and bear-offs are rarer: draw pools until each class is full
     // (or the pools stop giving more).
-    for _ in 0..20 {
+    for pool_seed in seed..seed + 20 {
         let pool = selfplay_positions(net, Rules::new(variant), 4000, pool_seed);
-        pool_seed += 1;
         for pos in pool {
             let class = classify(&pos);
             // A position all but decided says nothing about the cube (its

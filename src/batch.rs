@@ -50,7 +50,7 @@ pub fn results_flat(pos: &Position, d1: u8, d2: u8, out: &mut Vec<i8>) -> usize 
 /// The results of many positions with their rolls: the flat results of all of
 /// them one after another, and `offsets` (length n+1) where each one's start.
 pub fn results_many(rules: Rules, boards: &[i8], dice: &[i64], threads: usize) -> Result<(Vec<i8>, Vec<usize>)> {
-    if boards.len() % ROW != 0 {
+    if !boards.len().is_multiple_of(ROW) {
         return Err(Error::new(format!("positions must have shape (n, 2, 25): got {} values, not a multiple of 50", boards.len())));
     }
     let n = boards.len() / ROW;

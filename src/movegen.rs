@@ -310,7 +310,7 @@ impl MoveGen {
 
     /// `head_left`: head checkers moved so far (the cascade's earlier ones
     /// included); `max_from`: the highest point the next step may start from.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)] // the depth-first search's state, passed down per step on the hot path
     fn dfs(
         &mut self,
         s: &Search,

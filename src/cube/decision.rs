@@ -8,6 +8,7 @@
 //! - otherwise no double: "too good" when ND beats DP (playing on for a
 //!   gammon is worth more than cashing), else the taker's answer to a double
 //!   it will not get ("no double, take").
+//!
 //! A double is "optional" when it costs nothing (ND and the double's value
 //! agree within 1e-5).
 

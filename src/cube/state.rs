@@ -85,7 +85,7 @@ impl CubeState {
     }
 
     /// A checked cube state; the error names what is impossible.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)] // a cube state's fields, each checked here and named in the error
     pub fn new(
         value: u32,
         owner: Owner,

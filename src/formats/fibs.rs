@@ -120,8 +120,7 @@ pub fn parse(text: &str) -> Result<FibsBoard> {
     }
     let mut me = [0i64; 25];
     let mut opp = [0i64; 25];
-    for idx in 1..=24usize {
-        let n = board[idx];
+    for (idx, &n) in (1usize..).zip(&board[1..=24]) {
         // Your point number for this index; the opponent's is 25 minus it.
         let p = if direction == -1 { idx } else { 25 - idx };
         if n * colour > 0 {

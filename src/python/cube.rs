@@ -50,7 +50,7 @@ impl PyCubeState {
     /// score is (player on roll, opponent); match_length 0 is money.
     #[new]
     #[pyo3(signature = (value = None, owner = None, match_length = None, score = None, crawford = None, jacoby = None, beaver = None, max_cube = None))]
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)] // one parameter per Python argument of Cube()
     fn new(
         value: Option<&Bound<'_, PyAny>>,
         owner: Option<&Bound<'_, PyAny>>,
@@ -179,7 +179,7 @@ impl PyCubeState {
     fn __str__(&self) -> String {
         self.inner.describe()
     }
-    #[allow(clippy::type_complexity)]
+    #[allow(clippy::type_complexity)] // the pickle tuple, spelled out
     fn __reduce__<'py>(
         &self,
         py: Python<'py>,

@@ -182,7 +182,7 @@ impl PyEngine {
     }
 
     /// Every play of d1-d2, best first: (move, evaluation, equity, ply, mwc).
-    #[allow(clippy::type_complexity)]
+    #[allow(clippy::type_complexity)] // the tuples Python receives, spelled out
     fn ranked(
         &self,
         py: Python<'_>,
@@ -325,7 +325,7 @@ impl PyEngine {
     /// a whole part of the cascade, with its `handover`); by default past
     /// them.
     #[pyo3(signature = (position, d1, d2, top = None, cube = None, rolls = None))]
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)] // one parameter per Python argument of Engine.hint
     fn hint(
         &self,
         py: Python<'_>,
@@ -482,7 +482,7 @@ fn player_of(obj: &Bound<'_, PyAny>, variant: Variant) -> PyResult<Box<dyn Playe
 /// decisions 0, decisions 1, seconds 0, seconds 1).
 #[pyfunction]
 #[pyo3(signature = (variant, player0, player1, first_pair, pairs, seed = 0, threads = 0, **rules))]
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)] // one parameter per Python argument; the returned tuples are what Python receives
 fn _duel(
     py: Python<'_>,
     variant: &str,
@@ -505,7 +505,7 @@ fn _duel(
 /// The benchmark: (variant, position, dice, ply, nodes, seconds, best play) per search.
 #[pyfunction]
 #[pyo3(signature = (variants, plies, threads = 0))]
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity)] // the tuples Python receives, spelled out
 fn _bench(
     py: Python<'_>,
     variants: Vec<String>,

@@ -148,7 +148,7 @@ impl PyGame {
     #[pyo3(signature = (variant = "backgammon", *, seed = None, cube = true, beaver = false, jacoby = false,
                         max_cube = None, match_length = None, score = None, crawford = false, **rules),
            text_signature = "(variant='backgammon', *, seed=None, cube=True, beaver=False, jacoby=False, max_cube=64, match_length=0, score=(0, 0), crawford=False, **rules)")]
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)] // one parameter per Python argument of Game()
     fn new(
         variant: &str,
         seed: Option<&Bound<'_, PyAny>>,
@@ -452,7 +452,7 @@ impl PyMatch {
     #[pyo3(signature = (variant = "backgammon", length = None, *, crawford = true, seed = None, cube = true,
                         max_cube = None, score = None, crawford_game = false, **rules),
            text_signature = "(variant='backgammon', length=5, *, crawford=True, seed=None, cube=True, max_cube=64, score=(0, 0), crawford_game=False, **rules)")]
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)] // one parameter per Python argument of Match()
     fn new(
         variant: &str,
         length: Option<&Bound<'_, PyAny>>,
@@ -620,7 +620,7 @@ fn _parse_position<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDi
 #[pyfunction]
 #[pyo3(signature = (form, position, turn, dice, cube_value, cube_owner, match_length, score, crawford,
                     double_offered, jacoby, beaver, max_cube, names))]
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // one parameter per Python argument
 fn _write_position(
     form: &str,
     position: &PyPosition,

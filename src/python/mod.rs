@@ -282,7 +282,7 @@ impl PyPosition {
         self.inner.describe()
     }
 
-    #[allow(clippy::type_complexity)]
+    #[allow(clippy::type_complexity)] // the pickle tuple, spelled out
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, Vec<i64>, Vec<i64>, Bound<'py, PyDict>))> {
         let restore = py.import("tavla._core")?.getattr("_position_from_state")?;
         let (m, t) = arrays_i64(&self.inner);

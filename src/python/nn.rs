@@ -34,7 +34,7 @@ fn td_new_network<'py>(
 /// Trains a network by `games` self-play games; returns the new bytes and stats.
 #[pyfunction]
 #[pyo3(signature = (network, variant, games, seed, rate, trace_decay = 0.0, **rules))]
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // one parameter per Python argument
 fn td_train<'py>(
     py: Python<'py>,
     network: &[u8],
@@ -211,7 +211,7 @@ fn nn_selfplay_flat<'py>(
 #[pyfunction]
 #[pyo3(signature = (network, variant, boards, ply, threads = None, race = None, **rules),
        text_signature = "(network, variant, boards, ply, threads=0, race=None, **rules)")]
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // one parameter per Python argument
 fn nn_label<'py>(
     py: Python<'py>,
     network: &[u8],
@@ -243,7 +243,7 @@ fn nn_label<'py>(
 #[pyfunction]
 #[pyo3(signature = (network, variant, boards, trials, seed, threads = None, **rules),
        text_signature = "(network, variant, boards, trials, seed, threads=0, **rules)")]
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // one parameter per Python argument
 fn nn_rollout_labels<'py>(
     py: Python<'py>,
     network: &[u8],
@@ -273,7 +273,7 @@ fn nn_rollout_labels<'py>(
 /// error of each epoch.
 #[pyfunction]
 #[pyo3(signature = (network, variant, boards, targets, epochs, rate, rate_end, seed, **rules))]
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // one parameter per Python argument
 fn nn_train_supervised<'py>(
     py: Python<'py>,
     network: &[u8],

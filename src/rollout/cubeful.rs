@@ -250,7 +250,7 @@ pub struct MatchOutcome {
 /// the Crawford game) to the end, both sides the networks at 0-ply with the
 /// policy's cube decisions. Each game's starter is drawn at random, so every
 /// game is an even one (the table's assumption), whoever won the last.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // a match's settings, taken one by one like selfplay_matches's
 pub fn play_match(
     nets: Nets,
     rules: Rules,
@@ -305,7 +305,7 @@ impl MatchStats {
 
 /// `matches` self-play matches from the same score on `threads` threads;
 /// match `m` has its own dice, so the result does not depend on the threads.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // a match's settings plus how many and on how many threads
 pub fn selfplay_matches(
     nets: Nets,
     rules: Rules,

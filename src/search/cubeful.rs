@@ -179,7 +179,7 @@ impl Worker<'_> {
     /// searched `plies` deep, and the cubeless evaluation found on the way.
     /// Below the root (`top` false) each state includes that player's
     /// option to double now.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)] // the recursion's state, passed down per ply
     pub(super) fn cubeful_values(
         &mut self,
         pos: &Position,
@@ -213,7 +213,7 @@ impl Worker<'_> {
     /// branch first), and the mover's values after it under each of them;
     /// `plies` is the depth left below. After a cascade's handover the
     /// opponent picks its share by its own value under its first state.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)] // the recursion's state, passed down per ply
     fn best_cubeful_play(
         &mut self,
         pos: &Position,
@@ -472,7 +472,7 @@ pub fn analyze_cubeful(
 /// [`analyze_cubeful`] with `rolls` rolls of the game already made: a gul
 /// bara cascade gives one candidate per result of the mover's part, judged
 /// with the opponent's best play of its share.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // analyze_cubeful's arguments plus the rolls already made
 pub fn analyze_cubeful_at(
     evaluator: &dyn Evaluator,
     config: &SearchConfig,

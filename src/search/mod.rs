@@ -266,7 +266,7 @@ impl<'a> Worker<'a> {
                 .map(|m| RollChoice { play: m, part: None, replies: vec![m.position.flip()], resolved: true })
                 .collect();
         }
-        let mut movegen = std::mem::replace(&mut self.movegen, MoveGen::new());
+        let mut movegen = std::mem::take(&mut self.movegen);
         let keep = self.config.inner_filter.keep.max(2);
         // The root lists every part, unless a number's states run past the
         // configured width (early in a game, with most checkers still
@@ -307,7 +307,7 @@ impl<'a> Worker<'a> {
     /// The results of a share (at most `width` states kept after each
     /// number, by 0-ply), as positions where its player rolls next.
     fn share_positions(&mut self, pos: &Position, handover: &[(u8, u8)], width: usize) -> Vec<Position> {
-        let mut movegen = std::mem::replace(&mut self.movegen, MoveGen::new());
+        let mut movegen = std::mem::take(&mut self.movegen);
         let mut score = |positions: &[Position]| self.mover_scores(positions);
         let shares = crate::cascade::pruned_shares(&mut movegen, pos, handover, width, &mut score);
         self.movegen = movegen;
@@ -502,7 +502,7 @@ pub fn analyze_at(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Positi
 /// `config.ply`.
 pub fn best_share(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position, handover: &[(u8, u8)]) -> (crate::cascade::Share, u64) {
     let mut root = Worker::new(evaluator, config);
-    let mut movegen = std::mem::replace(&mut root.movegen, MoveGen::new());
+    let mut movegen = std::mem::take(&mut root.movegen);
     let mut score = |positions: &[Position]| root.mover_scores(positions);
     let shares = crate::cascade::pruned_shares(&mut movegen, pos, handover, config.cascade_width, &mut score);
     root.movegen = movegen;
