@@ -55,22 +55,20 @@ def checked_plan(game: "tavla.Game", part) -> Optional[list]:
 
 
 class EnginePlayer:
-    """The best available player: ``tavla.Engine`` (1-ply) when this build has it, else the greedy
-    player. Plays are chosen by cubeful equity and the cube is handled by ``Engine.cube_decision``,
-    both with the game's real cube state and score. A gul bara cascade is one decision: the engine's
-    whole part (``Engine.best_move`` with the game's rolls) or its best share of a handover
-    (``Engine.handover``) is chosen once, at its first step, and then played step by step. Any failure
-    of the engine falls back to greedy play (and a plain race rule for the cube), so play always goes
-    on."""
+    """The best available player: ``tavla.Engine`` (1-ply), or the greedy player should no engine be
+    made for the rules. Plays are chosen by cubeful equity and the cube is handled by
+    ``Engine.cube_decision``, both with the game's real cube state and score. A gul bara cascade is
+    one decision: the engine's whole part (``Engine.best_move`` with the game's rolls) or its best
+    share of a handover (``Engine.handover``) is chosen once, at its first step, and then played step
+    by step. Any failure of the engine falls back to greedy play (and a plain race rule for the
+    cube), so play always goes on."""
 
     def __init__(self, variant: str, rules: dict):
-        self.engine = None
-        engine_cls = getattr(tavla, "Engine", None)
-        if engine_cls is not None:
-            try:
-                self.engine = engine_cls(variant, 1, **rules)
-            except Exception:
-                self.engine = None
+        self.engine: Optional[tavla.Engine]
+        try:
+            self.engine = tavla.Engine(variant, 1, **rules)
+        except Exception:
+            self.engine = None
         self.name = "engine" if self.engine is not None else "greedy"
         # The cascade part being played: its remaining steps as (the game's history length when the step
         # is due, number, position after the step).
@@ -387,7 +385,7 @@ class Session:
         player = 1 if answering else 0
         d = self.player.cube_decision(self.table, player)
         if d is None:
-            self.say("Hint: no engine in this build to judge the cube.")
+            self.say("Hint: the engine could not judge the cube.")
             return
         if answering:
             word = "beaver" if d.should_beaver and self.table.beaver_allowed else "take" if d.should_take else "pass"

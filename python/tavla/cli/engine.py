@@ -85,8 +85,6 @@ def cube_from_args(args: argparse.Namespace, info: dict[str, Any], carried: bool
 
 
 def make_engine(position: tavla.Position, ply: int) -> "tavla.Engine":
-    if not hasattr(tavla, "Engine"):
-        raise ValueError("this build of tavla has no engine (tavla.Engine)")
     if not 0 <= ply <= 4:
         raise ValueError(f"--ply must be 0 to 4, not {ply}")
     return tavla.Engine(position.variant, ply=ply, **dict(position.rules))

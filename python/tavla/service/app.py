@@ -19,7 +19,7 @@ from . import positions
 from .config import Settings, settings_from_env
 from .failsafe import Failsafe
 from .games import play_turn
-from .engine_pool import Busy, EnginePool, EngineUnavailable, TimedOut, engine_available
+from .engine_pool import Busy, EnginePool, TimedOut
 from .limits import BodySizeLimit
 from .positions import BadInput, move_out, parse_source, position_out, roll_for
 from ..cube_view import cube_from_info, cube_state
@@ -63,7 +63,7 @@ BAD_INPUT = {422: {"model": ErrorOut, "description": "the request names an impos
              415: {"model": ErrorOut, "description": "the body is not sent as JSON (Content-Type: application/json)"}}
 TURN_ERRORS = {**BAD_INPUT, 422: {"model": ErrorOut, "description": "a broken game record, an illegal move, an "
                                    "action the game's phase does not allow, or an impossible position, dice or option"}}
-ENGINE_ERRORS = {503: {"model": ErrorOut, "description": "no engine in this build, or every worker busy"},
+ENGINE_ERRORS = {503: {"model": ErrorOut, "description": "every worker and queue place busy"},
                  504: {"model": ErrorOut, "description": "the engine ran past the time limit"}}
 
 
@@ -194,10 +194,6 @@ def add_error_answers(app: FastAPI) -> None:
     async def on_bad_input(_request: Request, exc: BadInput):
         return error(422, str(exc))
 
-    @app.exception_handler(EngineUnavailable)
-    async def on_no_engine(_request: Request, exc: EngineUnavailable):
-        return error(503, str(exc))
-
     @app.exception_handler(Busy)
     async def on_busy(_request: Request, exc: Busy):
         return error(503, str(exc), {"Retry-After": "1"})
@@ -259,7 +255,6 @@ async def engine_call(pool: EnginePool, position: Any, ply: int, call: Callable[
     """``call(engine)`` on a worker with that worker's engine for the position and ply; answers the
     result and the seconds it took. The engine's ValueError (bad input it found) becomes a 422, its
     message after ``field`` (the request field at fault, where only one can be)."""
-    pool.require_engine()
 
     def work():
         engine = pool.engine(position, ply)
@@ -280,7 +275,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
 
     @app.get("/v1/health", response_model=HealthOut, tags=["service"])
     async def health():
-        return HealthOut(status="ok", engine=engine_available(), workers=settings.workers, busy=pool.busy)
+        return HealthOut(status="ok", engine=True, workers=settings.workers, busy=pool.busy)
 
     @app.get("/v1/version", response_model=VersionOut, tags=["service"])
     async def version():
