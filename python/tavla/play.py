@@ -41,7 +41,8 @@ def checked_plan(game: "tavla.Game", part) -> Optional[list]:
     turn driver says it is legal. None when one is not (or the part does not start at the step being
     played)."""
     steps = list(part.cascade_steps)
-    if not steps or steps[0][0] != game.cascade_step[0]:
+    step = game.cascade_step
+    if step is None or not steps or steps[0][0] != step[0]:
         return None
     trial = game.copy()
     plan = []
@@ -78,17 +79,19 @@ class EnginePlayer:
         """The index of the engine's play among the game's legal moves (or of its cascade step)."""
         if self.engine is not None:
             try:
-                return self._engine_pick(table)
+                return self._engine_pick(self.engine, table)
             except Exception:
                 self.plan = []
         return table.suggest("greedy")
 
-    def _engine_pick(self, table: "Table") -> int:
+    def _engine_pick(self, engine: "tavla.Engine", table: "Table") -> int:
         g = table.game
         moves = g.legal_moves()
         if g.cascade_step is None:
             self.plan = []
-            best = self.engine.best_move(g.position, *g.dice, rolls=g.rolls_before, cube=table.cube_for(g.turn))
+            if g.dice is None:
+                raise LookupError("no roll to play")
+            best = engine.best_move(g.position, *g.dice, rolls=g.rolls_before, cube=table.cube_for(g.turn))
             return next(k for k, m in enumerate(moves) if m.position == best.position)
         k = self._planned(g, moves)
         if k is None:  # the first step of a part or share (or the plan went astray): choose the whole of it
@@ -110,7 +113,8 @@ class EnginePlayer:
         if not self.plan:
             return None
         at, number, target = self.plan[0]
-        if at != len(g.history) or number != g.cascade_step[0]:
+        step = g.cascade_step
+        if at != len(g.history) or step is None or number != step[0]:
             return None
         return next((k for k, m in enumerate(moves) if m.position == target), None)
 
@@ -198,6 +202,9 @@ class Table:
 
     def __init__(self, variant: str, length: int, seed: Optional[int], cube: bool, beaver: bool, rules: dict,
                  jacoby: bool = False, max_cube: int = 64, start: Optional[str] = None):
+        # Exactly one of the two is set.
+        self.match: Optional[tavla.Match]
+        self.single: Optional[tavla.Game]
         if start is not None:
             # One game continuing from a position text (its cube, score and cube rules with it).
             self.match = None
@@ -438,7 +445,7 @@ class Session:
             who = " (the engine's unplayed moves)" if g.is_cascade_handover and g.turn == 0 else ""
             return f"cascade: play {count} move(s) of {die}{who}"
         d = g.dice
-        return f"dice {d[0]}-{d[1]}"
+        return f"dice {d[0]}-{d[1]}" if d is not None else "no roll yet"
 
     def your_move(self) -> None:
         g = self.table.game
@@ -507,6 +514,8 @@ class Session:
     def announce_result(self) -> None:
         g = self.table.game
         r = g.result
+        if r is None:
+            return
         if r["winner"] is None:
             self.say("The game is a draw.")
         else:

@@ -49,8 +49,9 @@ impl PyCubeState {
     /// owner is None (centered), "me" (the player on roll) or "opponent";
     /// score is (player on roll, opponent); match_length 0 is money.
     #[new]
-    #[pyo3(signature = (value = None, owner = None, match_length = None, score = None, crawford = None, jacoby = None, beaver = None, max_cube = None))]
-    #[allow(clippy::too_many_arguments)] // one parameter per Python argument of Cube()
+    #[pyo3(signature = (value = None, owner = None, match_length = None, score = None, crawford = None, jacoby = None, beaver = None, max_cube = None),
+           text_signature = "(value=1, owner=None, match_length=0, score=(0, 0), crawford=False, jacoby=False, beaver=False, max_cube=64)")]
+    #[allow(clippy::too_many_arguments)] // one parameter per Python argument of CubeState()
     fn new(
         value: Option<&Bound<'_, PyAny>>,
         owner: Option<&Bound<'_, PyAny>>,

@@ -247,7 +247,7 @@ impl PyEngine {
     /// filter_min=3, filter_keep=8, filter_margin=0.16, inner_min=1,
     /// inner_keep=2, inner_margin=0.04, **rules)`.
     #[new]
-    #[pyo3(signature = (variant = "backgammon", ply = None, **options))]
+    #[pyo3(signature = (variant = "backgammon", ply = None, **options), text_signature = "(variant='backgammon', ply=1, **options)")]
     fn new(py: Python<'_>, variant: &str, ply: Option<&Bound<'_, PyAny>>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let ply: i64 = super::opt_whole_arg(ply, "ply")?.unwrap_or(1);
         if !(0..=4).contains(&ply) {
@@ -324,7 +324,8 @@ impl PyEngine {
     /// first `cascade_after_rolls` rolls cascades, and each candidate is then
     /// a whole part of the cascade, with its `handover`); by default past
     /// them.
-    #[pyo3(signature = (position, d1, d2, top = None, cube = None, rolls = None))]
+    #[pyo3(signature = (position, d1, d2, top = None, cube = None, rolls = None),
+           text_signature = "($self, position, d1, d2, top=5, cube=None, rolls=None)")]
     #[allow(clippy::too_many_arguments)] // one parameter per Python argument of Engine.hint
     fn hint(
         &self,

@@ -236,7 +236,7 @@ impl PyPosition {
     }
 
     /// One gul bara cascade step: up to `count` moves of `die`.
-    #[pyo3(signature = (die, count = None, head_used = None))]
+    #[pyo3(signature = (die, count = None, head_used = None), text_signature = "($self, die, count=4, head_used=0)")]
     fn legal_cascade_step(
         &self,
         die: &Bound<'_, PyAny>,
@@ -421,7 +421,7 @@ impl PyMove {
 /// The results of many positions at once: an int8 array (N, 2, 25) of all
 /// results one position after another, and offsets (n + 1 of them).
 #[pyfunction]
-#[pyo3(signature = (variant, boards, dice, threads = None, **rules))]
+#[pyo3(signature = (variant, boards, dice, threads = None, **rules), text_signature = "(variant, boards, dice, threads=0, **rules)")]
 fn _legal_positions_many<'py>(
     py: Python<'py>,
     variant: &str,

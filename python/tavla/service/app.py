@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -54,16 +54,19 @@ from .schemas import (
 )
 
 API_VERSION = "1"
+OPENAPI = "/v1/openapi.json"
 TURN = "/v1/turn"
 STATIC = Path(__file__).parent / "static"
 
-BAD_INPUT = {422: {"model": ErrorOut, "description": "the request names an impossible or unreadable position, dice or option"},
+# The routes' documented error answers, in FastAPI's `responses` form.
+Responses = dict[Union[int, str], dict[str, Any]]  # evaluated at import: no "|" on Python 3.9
+BAD_INPUT: Responses = {422: {"model": ErrorOut, "description": "the request names an impossible or unreadable position, dice or option"},
              400: {"model": ErrorOut, "description": "the body is not valid JSON"},
              413: {"model": ErrorOut, "description": "the body is larger than the service accepts"},
              415: {"model": ErrorOut, "description": "the body is not sent as JSON (Content-Type: application/json)"}}
-TURN_ERRORS = {**BAD_INPUT, 422: {"model": ErrorOut, "description": "a broken game record, an illegal move, an "
+TURN_ERRORS: Responses = {**BAD_INPUT, 422: {"model": ErrorOut, "description": "a broken game record, an illegal move, an "
                                    "action the game's phase does not allow, or an impossible position, dice or option"}}
-ENGINE_ERRORS = {503: {"model": ErrorOut, "description": "every worker and queue place busy"},
+ENGINE_ERRORS: Responses = {503: {"model": ErrorOut, "description": "every worker and queue place busy"},
                  504: {"model": ErrorOut, "description": "the engine ran past the time limit"}}
 
 
@@ -79,7 +82,7 @@ def create_app(settings: Optional[Settings] = None) -> FastAPI:
         title="tavla hint service",
         version=tavla.__version__,
         description="Legal moves, hints, evaluations and engine moves for backgammon, long nardy and gul bara.",
-        openapi_url="/v1/openapi.json",
+        openapi_url=OPENAPI,
         docs_url=None,  # served by add_docs, from the package rather than a CDN
         redoc_url=None,
         lifespan=lifespan,
@@ -126,9 +129,9 @@ def add_docs(app: FastAPI) -> None:
                 "<!DOCTYPE html><html><head><title>tavla hint service - API docs</title></head><body>"
                 "<p>The interactive API docs need Swagger UI's files: "
                 "<code>pip install swagger-ui-bundle-v2</code> (or <code>pip install \"tavla[serve]\"</code>).</p>"
-                f'<p>The API schema is at <a href="{app.openapi_url}">{app.openapi_url}</a>.</p></body></html>')
+                f'<p>The API schema is at <a href="{OPENAPI}">{OPENAPI}</a>.</p></body></html>')
         return get_swagger_ui_html(
-            openapi_url=app.openapi_url, title=f"{app.title} - API docs",
+            openapi_url=OPENAPI, title=f"{app.title} - API docs",
             swagger_js_url=f"{DOCS_FILES}/swagger-ui-bundle.js", swagger_css_url=f"{DOCS_FILES}/swagger-ui.css",
             swagger_favicon_url=f"{DOCS_FILES}/favicon-32x32.png", oauth2_redirect_url=None)
 
