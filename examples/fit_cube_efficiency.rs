@@ -69,12 +69,10 @@ fn arg<T: std::str::FromStr>(args: &[String], k: usize, default: T) -> T {
 fn pick_positions(variant: Variant, per_class: usize, seed: u64) -> Vec<Position> {
     let net = tavla::nn::shipped::network(variant);
     let mut picked: Vec<Position> = Vec::new();
-    let mut pool_seed = seed;
     // Races and bear-offs are rarer: draw pools until each class is full
     // (or the pools stop giving more).
-    for _ in 0..20 {
+    for pool_seed in seed..seed + 20 {
         let pool = selfplay_positions(net, Rules::new(variant), 4000, pool_seed);
-        pool_seed += 1;
         for pos in pool {
             let class = classify(&pos);
             // A position all but decided says nothing about the cube (its
@@ -148,9 +146,8 @@ fn least_squares(points: &[Point], f: &dyn Fn(&Point) -> Vec<f64>) -> (Vec<f64>,
             }
         }
     }
-    let errors = (0..m)
-        .map(|i| (0..m).map(|a| (0..m).map(|b| inv[i][a] * meat[a][b] * inv[i][b]).sum::<f64>()).sum::<f64>().sqrt())
-        .collect();
+    let errors =
+        (0..m).map(|i| (0..m).map(|a| (0..m).map(|b| inv[i][a] * meat[a][b] * inv[i][b]).sum::<f64>()).sum::<f64>().sqrt()).collect();
     let rms = (points.iter().map(|p| residual(p).powi(2)).sum::<f64>() / points.len() as f64).sqrt();
     (beta, errors, rms)
 }

@@ -4,14 +4,17 @@
 use std::sync::Arc;
 use tavla::duel::{duel, EnginePlayer, RandomPlayer};
 use tavla::eval::heuristic::Heuristic;
-use tavla::nn::td::{selfplay_positions, score_against_random, Nets, TdTrainer};
+use tavla::nn::td::{score_against_random, selfplay_positions, Nets, TdTrainer};
 use tavla::search::SearchConfig;
 use tavla::variant::Rules;
 use tavla::Position;
 
 fn hash(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf29ce484222325;
-    for b in bytes { h ^= *b as u64; h = h.wrapping_mul(0x100000001b3); }
+    for b in bytes {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
     h
 }
 
@@ -32,11 +35,19 @@ fn main() {
         println!("{v:?} vs random: {:.6}", score_against_random(net, rules, 40, 9));
         let r = tavla::rollout::rollout(Nets::shipped(v), &Position::start(rules), 144, 7, 2);
         println!("{v:?} rollout: {:?} {:.6}", r.probabilities, r.equity);
-        let h = EnginePlayer { evaluator: Arc::new(Heuristic::new(v)), config: SearchConfig { ply: 0, threads: 1, ..SearchConfig::default() } };
+        let h =
+            EnginePlayer { evaluator: Arc::new(Heuristic::new(v)), config: SearchConfig { ply: 0, threads: 1, ..SearchConfig::default() } };
         let recs = duel(rules, [&h, &RandomPlayer], 0, 6, 3, 2);
         println!("{v:?} duel h/random: {:?}", recs.iter().map(|r| r.points).collect::<Vec<_>>());
-        let n = EnginePlayer { evaluator: Arc::new(tavla::eval::neural::Network::shipped(v)), config: SearchConfig { ply: 0, threads: 1, ..SearchConfig::default() } };
+        let n = EnginePlayer {
+            evaluator: Arc::new(tavla::eval::neural::Network::shipped(v)),
+            config: SearchConfig { ply: 0, threads: 1, ..SearchConfig::default() },
+        };
         let recs = duel(rules, [&n, &h], 0, 8, 4, 2);
-        println!("{v:?} duel net/h: {:?} decisions {:?}", recs.iter().map(|r| r.points).collect::<Vec<_>>(), recs.iter().map(|r| r.decisions).collect::<Vec<_>>());
+        println!(
+            "{v:?} duel net/h: {:?} decisions {:?}",
+            recs.iter().map(|r| r.points).collect::<Vec<_>>(),
+            recs.iter().map(|r| r.decisions).collect::<Vec<_>>()
+        );
     }
 }

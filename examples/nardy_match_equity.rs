@@ -107,7 +107,13 @@ fn matches(variant: Variant, count: usize, seed: u64, threads: usize) {
         let post = !crawford && away.contains(&1);
         let predicted = policy.met.mwc(away[0], away[1], post);
         let kazaross = MatchEquityTable::kazaross_xg2().mwc(away[0], away[1], post);
-        let phase = if crawford { " Crawford" } else if away.contains(&1) { " post-Crawford" } else { "" };
+        let phase = if crawford {
+            " Crawford"
+        } else if away.contains(&1) {
+            " post-Crawford"
+        } else {
+            ""
+        };
         println!(
             "  {}a-{}a{phase} ({}-{} of {length}): won {} of {} ({:.1} games a match): {p:.4} [{lo:.4}, {hi:.4}], table {predicted:.4}{} (Kazaross-XG2 {kazaross:.4}; {:.0} s)",
             away[0],
@@ -127,7 +133,9 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
         Some("rates") => rates(arg(&args, 2, 20_000), arg(&args, 3, 7), arg(&args, 4, 2)),
-        Some("matches") => matches(variant(args.get(2).map_or("nardy", String::as_str)), arg(&args, 3, 2000), arg(&args, 4, 11), arg(&args, 5, 2)),
+        Some("matches") => {
+            matches(variant(args.get(2).map_or("nardy", String::as_str)), arg(&args, 3, 2000), arg(&args, 4, 11), arg(&args, 5, 2))
+        }
         _ => {
             eprintln!("usage: nardy_match_equity rates [games] [seed] [threads] | matches nardy|gulbara [matches] [seed] [threads]");
             std::process::exit(2);

@@ -4,8 +4,7 @@
 Starts ``tavla serve`` on a free 127.0.0.1 port, then several concurrent clients (one thread and one
 keep-alive connection each) send requests for positions from seeded random play with seeded dice,
 bounded by a request count and a time limit per route. Routes: legal moves, and 0-ply and 1-ply
-hints when this build has ``tavla.Engine`` (otherwise skipped, with a message). Prints a Markdown
-table; any answer other than 200 counts as an error.
+hints. Prints a Markdown table; any answer other than 200 counts as an error.
 
     python scripts/bench_service.py --variant backgammon --clients 8 --requests 2000 --seconds 20
 """
@@ -118,11 +117,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=2024)
     args = ap.parse_args()
 
-    routes: list[tuple[str, str, int | None]] = [("legal moves", "/v1/moves", None)]
-    if hasattr(tavla, "Engine"):
-        routes += [("hint 0-ply", "/v1/hint", 0), ("hint 1-ply", "/v1/hint", 1)]
-    else:
-        print("hint: skipped, this build has no tavla.Engine (the evaluation and search issue)", file=sys.stderr)
+    routes: list[tuple[str, str, int | None]] = [
+        ("legal moves", "/v1/moves", None), ("hint 0-ply", "/v1/hint", 0), ("hint 1-ply", "/v1/hint", 1)]
 
     port = free_port()
     proc = start_service(port, args.workers, max_ply=1, time_limit=30)

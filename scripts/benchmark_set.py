@@ -60,12 +60,10 @@ def equity(p: list[float]) -> float:
 
 def evaluators(variant: str) -> dict[str, Callable[[tavla.Position], float]]:
     found: dict[str, Callable[[tavla.Position], float]] = {"network 0-ply": lambda p: equity(_core.network_probabilities(p))}
-    engine = getattr(tavla, "Engine", None)
-    if engine is not None:
-        for evaluator in ("network", "heuristic"):
-            for ply in (0, 1):
-                e = engine(variant, ply=ply, evaluator=evaluator)
-                found[f"Engine {evaluator} ply {ply}"] = lambda p, e=e: e.evaluate(p).equity
+    for evaluator in ("network", "heuristic"):
+        for ply in (0, 1):
+            e = tavla.Engine(variant, ply=ply, evaluator=evaluator)
+            found[f"Engine {evaluator} ply {ply}"] = lambda p, e=e: e.evaluate(p).equity
     return found
 
 

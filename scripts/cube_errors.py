@@ -94,8 +94,6 @@ def tavla_decisions(cases: list[dict], ply: int) -> list[tuple[bool, bool]] | st
         from tavla import formats
     except Exception as exc:  # noqa: BLE001
         return f"tavla does not import ({exc})"
-    if not hasattr(tavla, "CubeState") or not hasattr(tavla.Engine, "cube_decision"):
-        return "tavla.Engine has no cube_decision (or tavla.CubeState is missing) yet"
     engine = tavla.Engine("backgammon", ply=ply)
     out = []
     for case in cases:

@@ -50,11 +50,8 @@ pub fn results_flat(pos: &Position, d1: u8, d2: u8, out: &mut Vec<i8>) -> usize 
 /// The results of many positions with their rolls: the flat results of all of
 /// them one after another, and `offsets` (length n+1) where each one's start.
 pub fn results_many(rules: Rules, boards: &[i8], dice: &[i64], threads: usize) -> Result<(Vec<i8>, Vec<usize>)> {
-    if boards.len() % ROW != 0 {
-        return Err(Error::new(format!(
-            "positions must have shape (n, 2, 25): got {} values, not a multiple of 50",
-            boards.len()
-        )));
+    if !boards.len().is_multiple_of(ROW) {
+        return Err(Error::new(format!("positions must have shape (n, 2, 25): got {} values, not a multiple of 50", boards.len())));
     }
     let n = boards.len() / ROW;
     if dice.len() != 2 * n {
@@ -72,12 +69,17 @@ pub fn results_many(rules: Rules, boards: &[i8], dice: &[i64], threads: usize) -
     // (a position's, or a few hundred positions') measured up to twice as
     // slow, in fresh memory pages rather than in move generation.
     let blocks: Vec<&[(Position, u8, u8)]> = jobs.chunks(n.div_ceil(threads.max(1)).max(1)).collect();
-    let parts = par_map(blocks.len(), threads, || (), |_, b| {
-        let block = blocks[b];
-        let mut flat = Vec::with_capacity(block.len() * 20 * ROW);
-        let counts: Vec<usize> = block.iter().map(|(pos, d1, d2)| results_flat(pos, *d1, *d2, &mut flat)).collect();
-        (flat, counts)
-    });
+    let parts = par_map(
+        blocks.len(),
+        threads,
+        || (),
+        |_, b| {
+            let block = blocks[b];
+            let mut flat = Vec::with_capacity(block.len() * 20 * ROW);
+            let counts: Vec<usize> = block.iter().map(|(pos, d1, d2)| results_flat(pos, *d1, *d2, &mut flat)).collect();
+            (flat, counts)
+        },
+    );
     let mut flat = Vec::with_capacity(parts.iter().map(|(part, _)| part.len()).sum());
     let mut offsets = Vec::with_capacity(n + 1);
     offsets.push(0);

@@ -340,10 +340,8 @@ impl TwoSidedLayout {
         let mut total_pips = vec![0; n];
         for home in &homes {
             let k = home_index(home, max);
-            children[k] = rolls()
-                .iter()
-                .map(|&(d1, d2, _)| roll_results(home, d1, d2, rule).iter().map(|h| home_index(h, max)).collect())
-                .collect();
+            children[k] =
+                rolls().iter().map(|&(d1, d2, _)| roll_results(home, d1, d2, rule).iter().map(|h| home_index(h, max)).collect()).collect();
             total_pips[k] = pips(home);
         }
         let mut order: Vec<(usize, usize)> = (0..n).flat_map(|a| (0..n).map(move |b| (a, b))).collect();
@@ -354,8 +352,7 @@ impl TwoSidedLayout {
     /// The (mover, opponent) index of a pair of sets, when both are small enough.
     pub fn index(me: &Home, them: &Home) -> Option<usize> {
         let max = TWO_SIDED_CHECKERS;
-        (checkers(me) <= max && checkers(them) <= max)
-            .then(|| home_index(me, max) * home_count(max) + home_index(them, max))
+        (checkers(me) <= max && checkers(them) <= max).then(|| home_index(me, max) * home_count(max) + home_index(them, max))
     }
 }
 

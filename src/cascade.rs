@@ -59,12 +59,8 @@ impl CascadePart {
     /// "4-4: 24/20(4), 5-5: 20/15(2) 13/8(2), 6-6: 15/9 (passes 6x3)": each
     /// number's step in the usual notation, then what passes to the opponent.
     pub fn notation(&self) -> String {
-        let steps: Vec<String> = self
-            .numbers
-            .iter()
-            .zip(&self.steps)
-            .map(|(n, m)| format!("{n}-{n}: {}", crate::notation::format_play(&m.play)))
-            .collect();
+        let steps: Vec<String> =
+            self.numbers.iter().zip(&self.steps).map(|(n, m)| format!("{n}-{n}: {}", crate::notation::format_play(&m.play))).collect();
         let mut text = steps.join(", ");
         if !self.handover.is_empty() {
             let passed: Vec<String> = self.handover.iter().map(|(d, k)| format!("{d}x{k}")).collect();
@@ -89,9 +85,7 @@ pub fn check_handover(handover: &[(i64, i64)]) -> crate::error::Result<Vec<(u8, 
         if k > 0 {
             let (previous, _) = handover[k - 1];
             if die != previous + 1 {
-                return Err(Error::new(format!(
-                    "a handover passes consecutive numbers in increasing order: {die} after {previous}"
-                )));
+                return Err(Error::new(format!("a handover passes consecutive numbers in increasing order: {die} after {previous}")));
             }
             if count != 4 {
                 return Err(Error::new(format!("only the first number of a handover can pass fewer than 4 moves, not {die}x{count}")));
@@ -296,7 +290,9 @@ mod tests {
         // A 1-1 cascade runs through several numbers and its parts end with
         // either a handover or the sixes played in full.
         let parts = mover_parts(&mut g, &pos, 1);
-        assert!(parts.iter().all(|p| p.handover.is_empty() == (p.numbers.last() == Some(&6) && p.steps.last().unwrap().moves_played() == 4)));
+        assert!(parts
+            .iter()
+            .all(|p| p.handover.is_empty() == (p.numbers.last() == Some(&6) && p.steps.last().unwrap().moves_played() == 4)));
         assert!(parts.iter().any(|p| p.numbers.len() > 1));
     }
 

@@ -86,9 +86,7 @@ impl Chooser for &EnginePlayer {
         r.candidates.into_iter().next().and_then(|c| c.cascade).map(|part| part.steps.clone())
     }
     fn plan_share(&mut self, pos: &Position, handover: &[(u8, u8)]) -> Option<Vec<Move>> {
-        self.config
-            .whole_cascades
-            .then(|| search::best_share(self.evaluator.as_ref(), &self.config, pos, handover).0.steps)
+        self.config.whole_cascades.then(|| search::best_share(self.evaluator.as_ref(), &self.config, pos, handover).0.steps)
     }
 }
 
@@ -201,11 +199,16 @@ pub fn duel(rules: Rules, players: [&dyn Player; 2], first_pair: u64, pairs: usi
         crate::bearoff::tables(rule);
     }
     let jobs: Vec<(u64, usize)> = (0..pairs as u64).flat_map(|k| [(first_pair + k, 0), (first_pair + k, 1)]).collect();
-    crate::parallel::par_map(jobs.len(), threads, || (), |_, j| {
-        let (pair, starter) = jobs[j];
-        let game_seed = seed.wrapping_mul(0x100_0000_01B3).wrapping_add(pair);
-        play_game(rules, players, starter, game_seed)
-    })
+    crate::parallel::par_map(
+        jobs.len(),
+        threads,
+        || (),
+        |_, j| {
+            let (pair, starter) = jobs[j];
+            let game_seed = seed.wrapping_mul(0x100_0000_01B3).wrapping_add(pair);
+            play_game(rules, players, starter, game_seed)
+        },
+    )
 }
 
 #[cfg(test)]

@@ -288,8 +288,7 @@ impl MoveGen {
     fn play_two_numbers(&mut self, pos: &Position, hi: u8, lo: u8, limit: u8, out: &mut Vec<Move>) {
         self.seen.clear();
         let outside = pos.occupied(ME) & !HOME_MASK;
-        let orders_commute =
-            pos.bar(ME) == 0 && (outside.count_ones() >= 2 || pos.stacked(ME) & outside != 0);
+        let orders_commute = pos.bar(ME) == 0 && (outside.count_ones() >= 2 || pos.stacked(ME) & outside != 0);
         for (dice, second) in [([hi, lo, 0, 0], false), ([lo, hi, 0, 0], true)] {
             let mut search = self.search(dice, 2, false, limit, pos.rules());
             search.same_checker = second && orders_commute;
@@ -311,7 +310,7 @@ impl MoveGen {
 
     /// `head_left`: head checkers moved so far (the cascade's earlier ones
     /// included); `max_from`: the highest point the next step may start from.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)] // the depth-first search's state, passed down per step on the hot path
     fn dfs(
         &mut self,
         s: &Search,
@@ -358,9 +357,7 @@ impl MoveGen {
             // order could not have played it: that order's middle point
             // (from - larger die) holds an opposing checker, or this order hit.
             let first = play.steps[0];
-            let larger_first_open = first.from > die
-                && !first.hit
-                && pos.occupied(THEM) & (1 << (first.from - die - 1)) == 0;
+            let larger_first_open = first.from > die && !first.hit && pos.occupied(THEM) & (1 << (first.from - die - 1)) == 0;
             froms &= if first.to == OFF_POINT || larger_first_open { 0 } else { 1 << (first.to - 1) };
         }
         if head_this_turn >= s.head_limit {
@@ -396,16 +393,7 @@ impl MoveGen {
             };
             let from_head = (i == HEAD) as u8;
             let next_max = if s.one_number { from } else { BAR_POINT };
-            self.dfs(
-                s,
-                &next,
-                depth + 1,
-                play.with(step),
-                head_used + from_head,
-                head_this_turn + from_head,
-                next_max,
-                out,
-            );
+            self.dfs(s, &next, depth + 1, play.with(step), head_used + from_head, head_this_turn + from_head, next_max, out);
         }
     }
 }
@@ -459,10 +447,7 @@ pub fn cascade_step(pos: &Position, die: i64, count: i64, head_used: i64) -> Res
         return Err(Error::new(format!("head_used must be 0 to 15, not {head_used}")));
     }
     if pos.variant() != Variant::GulBara {
-        return Err(Error::new(format!(
-            "cascades belong to gul bara, not {}",
-            pos.variant().name()
-        )));
+        return Err(Error::new(format!("cascades belong to gul bara, not {}", pos.variant().name())));
     }
     let mut out = Vec::with_capacity(32);
     GENERATOR.with(|g| g.borrow_mut().cascade_step(pos, die, count as u8, head_used as u8, &mut out));
@@ -500,10 +485,7 @@ mod tests {
         assert_eq!(legal_moves(&p, 3, 1).unwrap().len(), 16);
         assert_eq!(legal_moves(&p, 6, 6).unwrap().len(), 11);
         assert_eq!(legal_moves(&p, 2, 1).unwrap().len(), 15);
-        let total: usize = (1..=6)
-            .flat_map(|a| (a..=6).map(move |b| (a, b)))
-            .map(|(a, b)| legal_moves(&p, a, b).unwrap().len())
-            .sum();
+        let total: usize = (1..=6).flat_map(|a| (a..=6).map(move |b| (a, b))).map(|(a, b)| legal_moves(&p, a, b).unwrap().len()).sum();
         assert!(total > 300);
     }
 
@@ -542,10 +524,7 @@ mod tests {
         let r = results(&p, 4, 4);
         assert_eq!(r, vec![arrays(&[(24, 13), (16, 2)]).map(|x| x as u8)]);
         let r = results(&p, 3, 3);
-        let mut want = vec![
-            arrays(&[(24, 13), (18, 2)]).map(|x| x as u8),
-            arrays(&[(24, 13), (15, 1), (21, 1)]).map(|x| x as u8),
-        ];
+        let mut want = vec![arrays(&[(24, 13), (18, 2)]).map(|x| x as u8), arrays(&[(24, 13), (15, 1), (21, 1)]).map(|x| x as u8)];
         want.sort();
         assert_eq!(r, want);
     }

@@ -64,11 +64,7 @@ pub fn format_play(play: &Play) -> String {
             None => parts.push((text, 1)),
         }
     }
-    parts
-        .into_iter()
-        .map(|(t, n)| if n > 1 { format!("{t}({n})") } else { t })
-        .collect::<Vec<_>>()
-        .join(" ")
+    parts.into_iter().map(|(t, n)| if n > 1 { format!("{t}({n})") } else { t }).collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]

@@ -144,10 +144,15 @@ mod tests {
 
     #[test]
     fn more_threads_than_jobs() {
-        let (results, states) = par_map_states(3, 64, || 0usize, |count, k| {
-            *count += 1;
-            k + 10
-        });
+        let (results, states) = par_map_states(
+            3,
+            64,
+            || 0usize,
+            |count, k| {
+                *count += 1;
+                k + 10
+            },
+        );
         assert_eq!(results, vec![10, 11, 12]);
         assert!((1..=3).contains(&states.len()), "at most one thread a job: {}", states.len());
         assert_eq!(states.iter().sum::<usize>(), 3);
@@ -190,13 +195,18 @@ mod tests {
         for threads in [1, 4] {
             let ran = AtomicUsize::new(0);
             let caught = std::panic::catch_unwind(|| {
-                par_map(1_000, threads, || (), |_, k| {
-                    ran.fetch_add(1, Ordering::Relaxed);
-                    if k == 5 {
-                        panic!("job five failed");
-                    }
-                    std::thread::sleep(std::time::Duration::from_micros(200));
-                })
+                par_map(
+                    1_000,
+                    threads,
+                    || (),
+                    |_, k| {
+                        ran.fetch_add(1, Ordering::Relaxed);
+                        if k == 5 {
+                            panic!("job five failed");
+                        }
+                        std::thread::sleep(std::time::Duration::from_micros(200));
+                    },
+                )
             });
             let payload = caught.expect_err("the panic propagates");
             let message = payload.downcast_ref::<&str>().copied().or(payload.downcast_ref::<String>().map(|s| s.as_str()));

@@ -70,14 +70,7 @@ pub fn opponent_mask(variant: Variant, mask: u32) -> u32 {
 impl Position {
     /// An empty board with every checker borne off, for building positions.
     fn empty(rules: Rules) -> Position {
-        Position {
-            counts: [[0; POINTS]; 2],
-            bar: [0; 2],
-            off: [CHECKERS; 2],
-            occupied: [0; 2],
-            stacked: [0; 2],
-            rules,
-        }
+        Position { counts: [[0; POINTS]; 2], bar: [0; 2], off: [CHECKERS; 2], occupied: [0; 2], stacked: [0; 2], rules }
     }
 
     /// The starting position of the variant, mover's view (both sides alike).
@@ -99,36 +92,23 @@ impl Position {
         let mut pos = Position::empty(rules);
         for (side, arr, who) in [(ME, mine, "mine"), (THEM, theirs, "theirs")] {
             if arr.len() != 25 {
-                return Err(Error::new(format!(
-                    "{who} must have 25 entries (points 1..24 and the bar), not {}",
-                    arr.len()
-                )));
+                return Err(Error::new(format!("{who} must have 25 entries (points 1..24 and the bar), not {}", arr.len())));
             }
             let mut total: i64 = 0;
             for (i, &n) in arr.iter().enumerate() {
                 if n < 0 {
-                    return Err(Error::new(format!(
-                        "{who}[{i}] is {n}: checker counts cannot be negative"
-                    )));
+                    return Err(Error::new(format!("{who}[{i}] is {n}: checker counts cannot be negative")));
                 }
                 if n > CHECKERS as i64 {
-                    return Err(Error::new(format!(
-                        "{who}[{i}] is {n}: a player has only 15 checkers"
-                    )));
+                    return Err(Error::new(format!("{who}[{i}] is {n}: a player has only 15 checkers")));
                 }
                 total += n;
             }
             if total > CHECKERS as i64 {
-                return Err(Error::new(format!(
-                    "{who} holds {total} checkers: a player has only 15"
-                )));
+                return Err(Error::new(format!("{who} holds {total} checkers: a player has only 15")));
             }
             if arr[24] != 0 && rules.variant != Variant::Backgammon {
-                return Err(Error::new(format!(
-                    "{who}[24] is {}: {} has no bar, so index 24 must be 0",
-                    arr[24],
-                    rules.variant.name()
-                )));
+                return Err(Error::new(format!("{who}[24] is {}: {} has no bar, so index 24 must be 0", arr[24], rules.variant.name())));
             }
             pos.bar[side] = arr[24] as u8;
             pos.off[side] -= arr[24] as u8;
@@ -265,9 +245,7 @@ impl Position {
             // checkers run 24..1 and the opponent's run 12..1 and then 24..13, so once
             // all of mine are in my half (1..12) and all of theirs in their half (my
             // 13..24) neither can ever stand in the other's way again.
-            Variant::Nardy | Variant::GulBara => {
-                self.occupied[ME] & 0xFFF000 == 0 && self.occupied[THEM] & 0x000FFF == 0
-            }
+            Variant::Nardy | Variant::GulBara => self.occupied[ME] & 0xFFF000 == 0 && self.occupied[THEM] & 0x000FFF == 0,
         }
     }
 

@@ -14,11 +14,11 @@ pub mod cubeful;
 
 use crate::bearoff::bearoff_probabilities;
 use crate::cascade::LATE;
-use crate::parallel::par_map;
-use crate::outcome::{final_evaluation, game_result, Evaluation};
-use crate::nn::td::{play_roll, Nets};
 use crate::dice::Dice;
+use crate::nn::td::{play_roll, Nets};
 use crate::nn::{Mlp, OUTPUTS};
+use crate::outcome::{final_evaluation, game_result, Evaluation};
+use crate::parallel::par_map;
 use crate::position::Position;
 use crate::turn::{TurnDriver, MAX_ROLLS};
 
@@ -36,13 +36,7 @@ pub struct RolloutResult {
 /// `exact_bearoff` a trial stops as soon as the bear-off tables cover the
 /// position and scores their exact probabilities: the same expectation with
 /// the dice of the bear-off left out of the noise.
-fn trial(
-    nets: Nets,
-    start: &Position,
-    first_roll: usize,
-    rng: &mut Dice,
-    exact_bearoff: bool,
-) -> [f32; OUTPUTS] {
+fn trial(nets: Nets, start: &Position, first_roll: usize, rng: &mut Dice, exact_bearoff: bool) -> [f32; OUTPUTS] {
     if let Some((mover_won, points)) = game_result(start) {
         return final_evaluation(mover_won, points).to_array();
     }
@@ -53,11 +47,7 @@ fn trial(
     let mut board = TurnDriver::new(*start.rules(), *start, 0, LATE, None);
     let mut starter_on_roll = true;
     for turn in 0..MAX_ROLLS {
-        let (d1, d2) = if turn == 0 {
-            ((first_roll / 6) as u8 + 1, (first_roll % 6) as u8 + 1)
-        } else {
-            (rng.die(), rng.die())
-        };
+        let (d1, d2) = if turn == 0 { ((first_roll / 6) as u8 + 1, (first_roll % 6) as u8 + 1) } else { (rng.die(), rng.die()) };
         let outcome = play_roll(nets, &mut board, [d1, d2]);
         if outcome.finished.is_some() {
             // `target` is then the outcome for the player who rolled.
@@ -74,10 +64,15 @@ fn trial(
 
 /// Rolls `start` out `trials` times on `threads` threads.
 pub fn rollout(nets: Nets, start: &Position, trials: usize, seed: u64, threads: usize) -> RolloutResult {
-    let outcomes = par_map(trials, threads, || (), |_, t| {
-        let mut rng = Dice::training(seed ^ (t as u64).wrapping_mul(0xA24B_AED4_963E_E407));
-        trial(nets, start, t % 36, &mut rng, false)
-    });
+    let outcomes = par_map(
+        trials,
+        threads,
+        || (),
+        |_, t| {
+            let mut rng = Dice::training(seed ^ (t as u64).wrapping_mul(0xA24B_AED4_963E_E407));
+            trial(nets, start, t % 36, &mut rng, false)
+        },
+    );
     summarize(&outcomes)
 }
 

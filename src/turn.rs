@@ -88,18 +88,7 @@ impl TurnDriver {
     /// The board with `position` (seen from `seat`, who rolls next) after
     /// `rolls` rolls; `starter` matters only for `last_roll_draw`.
     pub fn new(rules: Rules, position: Position, seat: usize, rolls: u32, starter: Option<usize>) -> TurnDriver {
-        TurnDriver {
-            rules,
-            position,
-            seat,
-            rolls,
-            starter,
-            last_turn: false,
-            dice: None,
-            cascade: None,
-            moves: Vec::new(),
-            finish: None,
-        }
+        TurnDriver { rules, position, seat, rolls, starter, last_turn: false, dice: None, cascade: None, moves: Vec::new(), finish: None }
     }
 
     /// The start of a game, `starter` to roll first.

@@ -33,9 +33,7 @@ impl Variant {
             "backgammon" | "bg" | "short" | "shortbackgammon" => Ok(Variant::Backgammon),
             "nardy" | "longnardy" | "nard" | "narde" | "long" => Ok(Variant::Nardy),
             "gulbara" | "gul" | "crazy" | "crazynarde" | "rosespring" => Ok(Variant::GulBara),
-            _ => Err(Error::new(format!(
-                "unknown variant {name:?}: expected \"backgammon\", \"nardy\" or \"gulbara\""
-            ))),
+            _ => Err(Error::new(format!("unknown variant {name:?}: expected \"backgammon\", \"nardy\" or \"gulbara\""))),
         }
     }
 
@@ -100,15 +98,8 @@ pub struct Rules {
 /// The names accepted by [`Rules::set`], per variant, for error messages.
 const COMMON_OPTIONS: &[&str] = &["next_game_starter"];
 const NARDY_OPTIONS: &[&str] = &["first_turn_head_exception", "fence_rule", "koks", "last_roll_draw"];
-const GULBARA_OPTIONS: &[&str] = &[
-    "head_rule",
-    "first_turn_head_exception",
-    "fence_rule",
-    "exact_bearoff",
-    "koks",
-    "last_roll_draw",
-    "cascade_after_rolls",
-];
+const GULBARA_OPTIONS: &[&str] =
+    &["head_rule", "first_turn_head_exception", "fence_rule", "exact_bearoff", "koks", "last_roll_draw", "cascade_after_rolls"];
 
 /// A rule option's value as it arrives from Python, JSON or the command line.
 #[derive(Clone, Debug, PartialEq)]
@@ -192,11 +183,7 @@ impl Rules {
                 self.first_turn_head_exception = match value.as_str(name)? {
                     "listed" => HeadException::Listed,
                     "blocked" => HeadException::Blocked,
-                    other => {
-                        return Err(Error::new(format!(
-                            "first_turn_head_exception must be \"listed\" or \"blocked\", not {other:?}"
-                        )))
-                    }
+                    other => return Err(Error::new(format!("first_turn_head_exception must be \"listed\" or \"blocked\", not {other:?}"))),
                 }
             }
             "fence_rule" => {
@@ -204,30 +191,18 @@ impl Rules {
                     "ahead" => FenceRule::Ahead,
                     "home" => FenceRule::Home,
                     "none" => FenceRule::None,
-                    other => {
-                        return Err(Error::new(format!(
-                            "fence_rule must be \"ahead\", \"home\" or \"none\", not {other:?}"
-                        )))
-                    }
+                    other => return Err(Error::new(format!("fence_rule must be \"ahead\", \"home\" or \"none\", not {other:?}"))),
                 }
             }
             "cascade_after_rolls" => match value {
                 OptionValue::Int(n) if (0..=255).contains(n) => self.cascade_after_rolls = *n as u8,
-                other => {
-                    return Err(Error::new(format!(
-                        "cascade_after_rolls takes a whole number of rolls from 0 to 255, not {other:?}"
-                    )))
-                }
+                other => return Err(Error::new(format!("cascade_after_rolls takes a whole number of rolls from 0 to 255, not {other:?}"))),
             },
             "next_game_starter" => {
                 self.next_game_starter = match value.as_str(name)? {
                     "winner" => NextGameStarter::Winner,
                     "alternate" => NextGameStarter::Alternate,
-                    other => {
-                        return Err(Error::new(format!(
-                            "next_game_starter must be \"winner\" or \"alternate\", not {other:?}"
-                        )))
-                    }
+                    other => return Err(Error::new(format!("next_game_starter must be \"winner\" or \"alternate\", not {other:?}"))),
                 }
             }
             _ => unreachable!("every allowed option is handled above"),

@@ -1,5 +1,7 @@
 """The evaluation and search layer from Python: Engine, pubeval against
-gnubg_nn's implementation, the duel harness and the bench."""
+gnubg_nn's implementation, the duel harness and the bench. Only the tests that
+compare with GNU Backgammon take the gnubg_nn fixture (tests/conftest.py) and
+skip without gnubg-nn."""
 
 from __future__ import annotations
 
@@ -10,8 +12,6 @@ import pytest
 import tavla
 from tavla._core import _game_result, _pubeval_score
 from tavla.cli import main
-
-gnubg_nn = pytest.importorskip("gnubg_nn")
 
 
 def random_positions(variant: str, n: int, seed: int = 1):
@@ -43,7 +43,7 @@ def apply_gnubg_move(pos: tavla.Position, steps: list[int]):
     return mine, theirs
 
 
-def test_pubeval_score_matches_gnubg():
+def test_pubeval_score_matches_gnubg(gnubg_nn):
     for pos, d1, d2 in random_positions("backgammon", 150):
         for m in pos.legal_moves(d1, d2)[:3]:
             q = m.position
@@ -52,7 +52,7 @@ def test_pubeval_score_matches_gnubg():
             assert _pubeval_score(q.flip()) == pytest.approx(gnubg_nn.pub_eval_score([theirs, mine]), abs=1e-3)
 
 
-def test_pubeval_zero_ply_plays_gnubgs_pubeval_move():
+def test_pubeval_zero_ply_plays_gnubgs_pubeval_move(gnubg_nn):
     engine = tavla.Engine("backgammon", 0, evaluator="pubeval")
     checked = 0
     for pos, d1, d2 in random_positions("backgammon", 200, seed=2):
@@ -150,7 +150,7 @@ def test_results_the_rules_rule_out_are_never_estimated(ply):
     assert e.win_gammon > 0 or e.lose_gammon > 0
 
 
-def test_bearoff_command_and_gnubg_one_sided_agree(capsys):
+def test_bearoff_command_and_one_sided_table(capsys):
     from tavla._core import _bearoff_info
 
     # Two checkers on the 6 point: 4/36 in one roll (3-3 to 6-6), else two.
@@ -158,6 +158,15 @@ def test_bearoff_command_and_gnubg_one_sided_agree(capsys):
     assert dist[1] == pytest.approx(4 / 36) and sum(dist) == pytest.approx(1)
     assert main(["bearoff", "--home", "1,0,0,0,0,0"]) == 0
     assert "1 rolls: 1.000000" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="6 counts"):
+        _bearoff_info("backgammon", [1, 2, 3])
+    with pytest.raises(ValueError, match="exact_bearoff"):
+        _bearoff_info("gulbara", [0, 0, 0, 0, 0, 1], exact_bearoff=True)
+
+
+def test_one_sided_bearoff_agrees_with_gnubg(gnubg_nn):
+    from tavla._core import _bearoff_info
+
     # The one-sided table agrees with gnubg's bear-off database.
     rng = random.Random(5)
     for _ in range(60):
@@ -168,13 +177,9 @@ def test_bearoff_command_and_gnubg_one_sided_agree(capsys):
         _, dist, _ = _bearoff_info("backgammon", home)
         theirs = gnubg_nn.bearoff_probabilities(tuple(home))
         assert dist[1:] == pytest.approx(list(theirs) + [0.0] * (len(dist) - 1 - len(theirs)), abs=2e-4), home
-    with pytest.raises(ValueError, match="6 counts"):
-        _bearoff_info("backgammon", [1, 2, 3])
-    with pytest.raises(ValueError, match="exact_bearoff"):
-        _bearoff_info("gulbara", [0, 0, 0, 0, 0, 1], exact_bearoff=True)
 
 
-def test_gnubg_player_reads_its_move_back():
+def test_gnubg_player_reads_its_move_back(gnubg_nn):
     from tavla.duel import GnubgPlayer
 
     player = GnubgPlayer(0)
@@ -187,8 +192,12 @@ def test_duel_heuristic_beats_random_and_is_reproducible():
     assert r.games == 20 and r.mean > 0.5 and r.ci95 > 0
     again = tavla.duel("backgammon", "heuristic:0", "random", games=20, seed=1)
     assert again.points == r.points
+
+
+def test_duel_with_gnubg(gnubg_nn):
     g = tavla.duel("backgammon", "gnubg:0", "random", games=2, seed=1)
     assert g.games == 2 and all(abs(p) in (1, 2, 3) for p in g.points)
+    assert main(["duel", "gnubg", "random", "--games", "2", "--rule", "x=1"]) == 2
 
 
 def test_cli_duel_and_bench(capsys):
@@ -200,4 +209,3 @@ def test_cli_duel_and_bench(capsys):
     assert main(["duel", "gnubg", "random", "--variant", "nardy", "--games", "2"]) == 2
     rule = ["--rule", "cascade_after_rolls=200", "--no-progress"]
     assert main(["duel", "pips:0", "random", "--variant", "gulbara", "--games", "2", *rule]) == 0
-    assert main(["duel", "gnubg", "random", "--games", "2", "--rule", "x=1"]) == 2

@@ -3,7 +3,6 @@
 import json
 import random
 
-import gnubg_nn
 import pytest
 
 import tavla
@@ -37,7 +36,7 @@ def test_published_start_ids():
     assert formats.to_xgid(start, max_cube=1024) == START_XGID
 
 
-def test_position_ids_agree_with_gnubg():
+def test_position_ids_agree_with_gnubg(gnubg_nn):
     rng = random.Random(5)
     for _ in range(200):
         g = random_backgammon_position(rng)

@@ -16,7 +16,6 @@ import tavla
 from tavla import formats
 from tavla.play import EnginePlayer, Session, Table
 
-pytestmark = pytest.mark.skipif(not hasattr(tavla, "Engine"), reason="this build has no tavla.Engine")
 
 GB = "gulbara"
 # Seen from the player on roll: a 4-4 cascade is played in full (4, 5 and 6).

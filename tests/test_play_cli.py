@@ -97,12 +97,8 @@ def test_quitting_saves_a_record_that_replays(tmp_path):
     ],
 )
 def test_a_whole_game_or_match_to_its_result(args, ending):
-    import tavla
-
     child = spawn(*args)
-    # The best available player: the engine once this build has it.
-    child.expect("against (engine|greedy)")
-    assert child.match.group(1) == ("engine" if hasattr(tavla, "Engine") else "greedy")
+    child.expect("against engine")
     bad_input_seen = False
     while True:
         k = child.expect([ROLL, MOVE, ANSWER, ending])

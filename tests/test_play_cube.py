@@ -15,7 +15,6 @@ import tavla
 from tavla import formats
 from tavla.play import EnginePlayer, Session, Table
 
-pytestmark = pytest.mark.skipif(not hasattr(tavla, "Engine"), reason="this build has no tavla.Engine")
 
 BG = "backgammon"
 ROLL = r"roll \(r\) or double \(d\)\? "

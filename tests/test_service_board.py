@@ -135,20 +135,15 @@ def test_paste_position_enter_dice_see_moves_drawn_and_play(base, browser):
     assert after_theirs[24] == 1  # the hit checker sits on the opponent's bar
 
 
-def test_hint_button_draws_hints_or_says_why_not(base, browser):
+def test_hint_button_draws_hints(base, browser):
     open_board(browser, base)
     Select(browser.find_element(By.ID, "d1")).select_by_value("6")
     Select(browser.find_element(By.ID, "d2")).select_by_value("5")
     browser.find_element(By.ID, "hint").click()
-    if hasattr(tavla, "Engine"):
-        wait(browser, lambda d: "hints" in d.find_element(By.ID, "moves-kind").text)
-        first = browser.find_element(By.CSS_SELECTOR, "#moves li")
-        assert "selected" in first.get_attribute("class") and "W " in first.text
-        assert browser.find_elements(By.CSS_SELECTOR, "#board path.arrow")
-    else:
-        wait(browser, lambda d: "Hints need the engine" in d.find_element(By.ID, "status").text)
-        assert len(browser.find_elements(By.CSS_SELECTOR, "#moves li")) == len(
-            tavla.Position.start("backgammon").legal_moves(6, 5))
+    wait(browser, lambda d: "hints" in d.find_element(By.ID, "moves-kind").text)
+    first = browser.find_element(By.CSS_SELECTOR, "#moves li")
+    assert "selected" in first.get_attribute("class") and "W " in first.text
+    assert browser.find_elements(By.CSS_SELECTOR, "#board path.arrow")
 
 
 @pytest.mark.parametrize("variant", ["backgammon", "nardy", "gulbara"])
@@ -170,8 +165,7 @@ def test_play_a_few_moves_against_the_engine(base, browser, variant):
         assert s["onRoll"] == "bottom" and s["dice"]
         browser.find_elements(By.CSS_SELECTOR, "#moves li")[0].click()
         browser.find_element(By.ID, "play").click()
-        # The engine (or the labelled random stand-in) replies and hands the roll back; should it
-        # double first, take.
+        # The engine replies and hands the roll back; should it double first, take.
         def replied(d):
             if state(d)["offer"] and d.find_element(By.ID, "take").is_displayed():
                 d.find_element(By.ID, "take").click()
@@ -182,10 +176,7 @@ def test_play_a_few_moves_against_the_engine(base, browser, variant):
         assert state(browser)["over"] is None
     assert sum(entry.startswith("top:") for entry in state(browser)["log"]) >= 3
     label = browser.find_element(By.ID, "mode-label").text
-    if hasattr(tavla, "Engine"):
-        assert state(browser)["engineMode"] == "engine" and label.startswith("vs engine")
-    else:
-        assert state(browser)["engineMode"] == "random" and "RANDOM" in label
+    assert state(browser)["engineMode"] == "engine" and label.startswith("vs engine")
     # Every position on the board is a legal one: the service reads it back without complaint.
     pos = board_position(browser)
     tavla.Position.from_arrays(variant, pos["bottom"], pos["top"])
@@ -232,8 +223,6 @@ def test_gul_bara_cascade_passes_what_cannot_be_played(base, browser):
     assert {"roll": [6, 6]} in actions
 
 
-needs_engine = pytest.mark.skipif(not hasattr(tavla, "Engine"), reason="the engine's cascades need tavla.Engine")
-
 # A gul bara position whose best 4-4 cascade (0-ply) plays 4 of 4 and 2 of 5, and passes 5x2 6x4 on
 # (tests/test_service_cascade.py).
 STUCK_MINE = [0, 0, 3, 0, 3, 0, 2, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 4, 0]
@@ -256,7 +245,6 @@ def engine_done(d):
     return state(d)["onRoll"] == "bottom" and not state(d)["busy"]
 
 
-@needs_engine
 def test_the_engines_cascade_passes_its_unplayed_moves_to_you(base, browser):
     """The engine rolls 4-4 in the stuck position: /v1/engine-move chooses its whole part, the board plays
     it through /v1/turn as a list of steps, and the service hands you the rest (RULES.md 4)."""
@@ -285,7 +273,6 @@ def test_the_engines_cascade_passes_its_unplayed_moves_to_you(base, browser):
     assert_the_turns_went_to_the_service(browser)
 
 
-@needs_engine
 def test_your_cascade_passes_to_the_engine_which_plays_its_share(base, browser):
     """You roll 6-6 with your 18-point blocked: all four sixes pass to the engine, whose share
     /v1/handover chooses and /v1/turn plays; then the engine rolls its own turn and hands back."""

@@ -14,7 +14,6 @@ import pytest
 pytest.importorskip("fastapi", reason="the service needs the serve extra (fastapi, uvicorn)")
 pytest.importorskip("selenium.webdriver", reason="the board test needs selenium")
 
-import tavla  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 from test_service_board import CHROMEDRIVER, CHROMIUM, base, browser, open_board, state, wait  # noqa: E402,F401
@@ -23,7 +22,6 @@ pytestmark = pytest.mark.skipif(
     CHROMIUM is None or not os.path.exists(CHROMEDRIVER),
     reason="needs Debian's chromium and chromium-driver (scripts/test installs them)",
 )
-needs_engine = pytest.mark.skipif(not hasattr(tavla, "Engine"), reason="cube decisions need tavla.Engine")
 
 
 def arrays(points):
@@ -70,22 +68,17 @@ def test_cube_score_pips_and_advice_on_a_new_match(base, browser):
     wait(browser, lambda d: "You 0 : 0 Engine, match to 5" in text(d, "score"))
     wait(browser, lambda d: text(d, "pips") == "pips: You 167, Engine 167")
     assert text(browser, "cube-state") == "cube 1, centered"
-    if hasattr(tavla, "Engine"):
-        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#cube-advice .action"))
-        assert text(browser, "cube-advice").startswith("You: no double")
-        rows = browser.find_elements(By.CSS_SELECTOR, "#cube-advice tbody tr")
-        assert [r.find_elements(By.TAG_NAME, "td")[0].text for r in rows] == ["No double", "Double, take", "Double, pass"]
-        assert all(r.find_elements(By.TAG_NAME, "td")[2].text.endswith("%") for r in rows)  # MWC in a match
-        assert shown(browser, "double") and text(browser, "double") == "Double to 2"
-        # Once rolled, the cube decision is gone: no advice, no Double.
-        browser.find_element(By.ID, "roll").click()
-        wait(browser, lambda d: not shown(d, "double") and not d.find_elements(By.CSS_SELECTOR, "#cube-advice .action"))
-    else:
-        wait(browser, lambda d: "needs the engine" in text(d, "cube-advice"))
-        assert not shown(browser, "double")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#cube-advice .action"))
+    assert text(browser, "cube-advice").startswith("You: no double")
+    rows = browser.find_elements(By.CSS_SELECTOR, "#cube-advice tbody tr")
+    assert [r.find_elements(By.TAG_NAME, "td")[0].text for r in rows] == ["No double", "Double, take", "Double, pass"]
+    assert all(r.find_elements(By.TAG_NAME, "td")[2].text.endswith("%") for r in rows)  # MWC in a match
+    assert shown(browser, "double") and text(browser, "double") == "Double to 2"
+    # Once rolled, the cube decision is gone: no advice, no Double.
+    browser.find_element(By.ID, "roll").click()
+    wait(browser, lambda d: not shown(d, "double") and not d.find_elements(By.CSS_SELECTOR, "#cube-advice .action"))
 
 
-@needs_engine
 def test_no_double_button_when_the_engine_owns_the_cube(base, browser):
     setup(browser, base, bottom=CLOSE_AHEAD, top=CLOSE_BEHIND, onRoll="bottom", cube={"value": 2, "owner": "top"})
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#cube-advice .action"))
@@ -96,7 +89,6 @@ def test_no_double_button_when_the_engine_owns_the_cube(base, browser):
     assert text(browser, "score").startswith("money game")
 
 
-@needs_engine
 def test_crawford_game_has_no_double(base, browser):
     setup(browser, base, bottom=CLOSE_AHEAD, top=CLOSE_BEHIND, onRoll="bottom",
           match={"length": 5, "score": {"bottom": 2, "top": 4}, "crawford": True})
@@ -106,7 +98,6 @@ def test_crawford_game_has_no_double(base, browser):
     assert not shown(browser, "double")
 
 
-@needs_engine
 @pytest.mark.parametrize("stakes", ["money", "match"])
 def test_engine_doubles_a_winning_position_and_the_human_passes(base, browser, stakes):
     if stakes == "money":
@@ -137,7 +128,6 @@ def test_engine_doubles_a_winning_position_and_the_human_passes(base, browser, s
         assert cube(browser) == ("centered", 1, "64") and text(browser, "crawford") == "Crawford game"
 
 
-@needs_engine
 def test_engine_double_taken_gives_the_human_the_cube(base, browser):
     setup(browser, base, bottom=LOSING, top=WINNING, onRoll="top")
     wait(browser, lambda d: shown(d, "take"))
@@ -149,7 +139,6 @@ def test_engine_double_taken_gives_the_human_the_cube(base, browser):
     assert any(entry.startswith("top: ") and "/" in entry for entry in state(browser)["log"])  # it moved
 
 
-@needs_engine
 @pytest.mark.parametrize("position, takes", [((WINNING, LOSING), False), ((CLOSE_AHEAD, CLOSE_BEHIND), True)])
 def test_human_double_answered_by_the_engine(base, browser, position, takes):
     setup(browser, base, bottom=position[0], top=position[1], onRoll="bottom")

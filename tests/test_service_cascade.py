@@ -13,7 +13,6 @@ import tavla  # noqa: E402
 from serving import check_against_schema, running  # noqa: E402
 from tavla.service import Settings, create_app  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not hasattr(tavla, "Engine"), reason="tavla.Engine is not in this build")
 
 GB = "gulbara"
 # Mover: 3 on its 6, 2 each on 7 and 8, 2 each on 13..16; opponent: 3 each on its 12..16.

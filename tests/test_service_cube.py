@@ -14,7 +14,6 @@ from serving import check_against_schema, running  # noqa: E402
 from tavla import formats  # noqa: E402
 from tavla.service import Settings, create_app  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not hasattr(tavla, "Engine"), reason="this build has no tavla.Engine")
 
 BG = "backgammon"
 

@@ -14,10 +14,6 @@ import tavla  # noqa: E402
 from serving import check_against_schema, running  # noqa: E402
 from tavla.service import Settings, create_app  # noqa: E402
 
-pytestmark = pytest.mark.skipif(
-    not hasattr(tavla, "Engine"), reason="tavla.Engine (the evaluation and search issue) is not in this build yet"
-)
-
 VARIANTS = ["backgammon", "nardy", "gulbara"]
 PROBABILITIES = ["win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"]
 

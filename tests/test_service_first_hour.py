@@ -141,8 +141,6 @@ def test_docs_without_the_package_say_what_to_install(monkeypatch):
 # -- settings: --max-ply bounded by the engine --------------------------------------------------------
 
 def test_the_engine_stops_at_engine_max_ply():
-    if not hasattr(tavla, "Engine"):
-        pytest.skip("no engine in this build")
     tavla.Engine("backgammon", ENGINE_MAX_PLY)
     with pytest.raises(ValueError):
         tavla.Engine("backgammon", ENGINE_MAX_PLY + 1)

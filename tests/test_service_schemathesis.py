@@ -10,18 +10,16 @@ pytest.importorskip("fastapi", reason="the service needs the serve extra (fastap
 schemathesis = pytest.importorskip("schemathesis", reason="schemathesis is not installed")
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
-import tavla  # noqa: E402
 from serving import running  # noqa: E402
 from tavla.service import Settings, create_app  # noqa: E402
 
 ROUTES = ["/v1/health", "/v1/version", "/v1/moves", "/v1/position", "/v1/cascade-step", "/v1/hint",
           "/v1/evaluate", "/v1/engine-move", "/v1/handover", "/v1/cube", "/v1/turn"]
-ENGINE_ROUTES = {"/v1/hint", "/v1/evaluate", "/v1/engine-move", "/v1/handover", "/v1/cube"}
 
 
 @pytest.fixture(scope="module")
 def service():
-    # max_ply 1 and a short time limit keep generated engine requests quick once the engine exists.
+    # max_ply 1 and a short time limit keep generated engine requests quick.
     with running(create_app(Settings(max_ply=1, default_ply=0, time_limit=5))) as url:
         yield url, schemathesis.openapi.from_url(url + "/v1/openapi.json")
 
@@ -38,11 +36,8 @@ def test_answers_conform_to_the_schema(service, path):
     operation = next(r.ok() for r in schema.get_all_operations() if r.ok().path == path)
     # A schema cannot say everything that makes a position possible (15 checkers in all, no
     # two players on one point, exactly one of position/xgid/gnubg_id), so schema-valid requests
-    # may rightly be refused with 422; every other check applies. Without tavla.Engine the engine
-    # routes answer their declared 503, which is then no server fault either.
+    # may rightly be refused with 422; every other check applies.
     excluded = [schemathesis.checks.positive_data_acceptance]
-    if path in ENGINE_ROUTES and not hasattr(tavla, "Engine"):
-        excluded.append(schemathesis.checks.not_a_server_error)
 
     @given(case=operation.as_strategy())
     @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), database=None)

@@ -17,8 +17,6 @@ import tavla  # noqa: E402
 from serving import check_against_schema, http_client, post_checked  # noqa: E402
 from tavla.service import Settings, create_app  # noqa: E402
 
-needs_engine = pytest.mark.skipif(not hasattr(tavla, "Engine"), reason="tavla.Engine is not in this build")
-
 GB = "gulbara"
 # My 18-point (their 6-point) is blocked: I cannot play a single 6.
 BLOCKED_MINE = [0] * 23 + [15, 0]
@@ -172,7 +170,6 @@ def test_a_cascade_with_a_handover_played_step_by_step(client, openapi):
     assert answer["turn"] == 1 and answer["phase"] == "roll"  # the share's player rolls its own turn
 
 
-@needs_engine
 def test_the_engines_part_and_share_played_as_lists(client, openapi):
     """/v1/engine-move with the answer's rolls_before chooses the whole part; /v1/turn plays its steps as
     one list; /v1/handover chooses the opponent's share, played the same way."""

@@ -1,12 +1,17 @@
-"""Type stubs for the Rust extension module ``tavla._core``."""
+"""Type stubs for the Rust extension module ``tavla._core``: every name it has (checked by
+``python -m mypy.stubtest tavla._core`` in ./scripts/test, with python/stubtest-allowlist.txt).
+The classes cannot be subclassed (PyO3), hence ``@final``; their constructors are ``__new__``."""
 
-from typing import Any
+from typing import Any, Sequence, final
 
 import numpy as np
 import numpy.typing as npt
 
 __version__: str
 
+# ----- positions and moves (src/python/mod.rs) -----
+
+@final
 class Position:
     """A position, seen from the player on roll ("mine" is the mover's side)."""
 
@@ -34,8 +39,9 @@ class Position:
     def legal_positions(self, d1: int, d2: int) -> npt.NDArray[np.int8]:
         """All resulting positions, shape (n, 2, 25), in the order of legal_moves."""
     def __hash__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
+@final
 class Move:
     """One legal play (or gul bara cascade step) and the position it leads to."""
 
@@ -56,7 +62,7 @@ class Move:
     def handover(self) -> list[tuple[int, int]]:
         """A whole gul bara cascade part: the (die, moves) passed to the opponent."""
     @property
-    def cascade_steps(self) -> list[tuple[int, "Move"]]:
+    def cascade_steps(self) -> list[tuple[int, Move]]:
         """A whole gul bara cascade part: each number's step."""
     def is_pass(self) -> bool: ...
 
@@ -68,6 +74,7 @@ def _position_from_state(variant: str, mine: list[int], theirs: list[int], rules
 
 # ----- whole games, matches, formats (src/python/game.rs) -----
 
+@final
 class Game:
     """One game of backgammon, long nardy or gul bara: dice, turns, cube, result.
 
@@ -76,8 +83,8 @@ class Game:
     (leaving the game unchanged) when it does not fit.
     """
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         variant: str = "backgammon",
         *,
         seed: int | None = None,
@@ -89,7 +96,7 @@ class Game:
         score: tuple[int, int] = (0, 0),
         crawford: bool = False,
         **rules: Any,
-    ) -> None: ...
+    ) -> Game: ...
     @staticmethod
     def from_position(text: str, *, rolls: int = 10, starter: int | None = None, seed: int | None = None) -> Game:
         """A game continuing from an XGID, GNU Backgammon ID, FIBS board or JSON position."""
@@ -158,7 +165,7 @@ class Game:
     def begin(self, starter: int) -> None: ...
     def roll(self, dice: tuple[int, int] | None = None) -> tuple[int, int]: ...
     def legal_moves(self) -> list[Move]: ...
-    def play(self, move: int | Move | str) -> None: ...
+    def play(self, mv: int | Move | str) -> None: ...
     def entry_status(self, text: str) -> str:
         """"complete" or "partial" (the start of a legal move); ValueError otherwise."""
     def double(self) -> None: ...
@@ -166,19 +173,23 @@ class Game:
     def beaver(self) -> None: ...
     def drop(self) -> dict[str, Any]:
         """Passes the offered double."""
-    def play_out(self, players: tuple[str, str] = ("random", "random"), seed: int | None = None) -> dict[str, Any]: ...
+    def play_out(self, players: tuple[str, str] = ..., seed: int | None = None) -> dict[str, Any]:
+        """Plays to the end with ``players`` (default ("random", "random"))."""
     def suggest(self, player: str = "greedy", seed: int | None = None) -> int: ...
     def to_xgid(self) -> str: ...
     def to_gnubg_id(self) -> str: ...
-    def to_fibs(self, names: tuple[str, str] = ("player0", "player1")) -> str: ...
+    def to_fibs(self, names: tuple[str, str] = ...) -> str:
+        """Default names ("player0", "player1")."""
     def to_position_json(self) -> str: ...
     def copy(self) -> Game: ...
+    def __copy__(self) -> Game: ...
 
+@final
 class Match:
     """A match to ``length`` points; act on the current game through the match."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         variant: str = "backgammon",
         length: int = 5,
         *,
@@ -189,7 +200,7 @@ class Match:
         score: tuple[int, int] = (0, 0),
         crawford_game: bool = False,
         **rules: Any,
-    ) -> None: ...
+    ) -> Match: ...
     @staticmethod
     def from_json(text: str) -> Match: ...
     def to_json(self) -> str: ...
@@ -213,13 +224,14 @@ class Match:
     def decide_starter(self) -> int: ...
     def roll(self, dice: tuple[int, int] | None = None) -> tuple[int, int]: ...
     def legal_moves(self) -> list[Move]: ...
-    def play(self, move: int | Move | str) -> None: ...
+    def play(self, mv: int | Move | str) -> None: ...
     def entry_status(self, text: str) -> str: ...
     def suggest(self, player: str) -> int: ...
     def double(self) -> None: ...
     def take(self) -> None: ...
     def drop(self) -> dict[str, Any]: ...
-    def play_out(self, players: tuple[str, str] = ("random", "random"), seed: int | None = None) -> dict[str, Any]: ...
+    def play_out(self, players: tuple[str, str] = ..., seed: int | None = None) -> dict[str, Any]:
+        """Plays to the end with ``players`` (default ("random", "random"))."""
 
 def simulate_games(
     variant: str,
@@ -235,19 +247,34 @@ def simulate_games(
 def _parse_position(text: str) -> dict[str, Any]: ...
 def _read_mat(text: str) -> dict[str, Any]: ...
 def _write_mat(length: int, names: tuple[str, str], games: list[Game]) -> str: ...
-def _write_position(*args: Any) -> str: ...
-# Type stubs for tavla._core. Names not listed here resolve to Any (see
-# __getattr__ at the end); sections are added per feature.
-from typing import Any, Optional, Sequence
+def _write_position(
+    form: str,
+    position: Position,
+    turn: int,
+    dice: tuple[int, int] | None,
+    cube_value: int,
+    cube_owner: int | None,
+    match_length: int,
+    score: tuple[int, ...],
+    crawford: bool,
+    double_offered: bool,
+    jacoby: bool,
+    beaver: bool,
+    max_cube: int,
+    names: tuple[str, ...],
+) -> str:
+    """One of the forms "xgid", "gnubg", "position_id", "match_id", "fibs", "json" (tavla.formats);
+    ``score`` and ``names`` must be pairs (checked: ValueError)."""
 
-# --- Evaluation and search (src/python/engine.rs) ---
+# ----- evaluation and search (src/python/engine.rs) -----
 
+@final
 class Evaluation:
     """Cubeless probabilities for the player on roll (gammons include backgammons)."""
 
-    def __init__(self, probabilities: Sequence[float]) -> None:
+    def __new__(cls, probabilities: Sequence[float]) -> Evaluation:
         """From (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon), each in 0..1."""
-    def invert(self) -> "Evaluation":
+    def invert(self) -> Evaluation:
         """The same evaluation from the other player's side."""
     @property
     def win(self) -> float: ...
@@ -263,11 +290,12 @@ class Evaluation:
     def equity(self) -> float: ...
     def probabilities(self) -> tuple[float, float, float, float, float]: ...
 
+@final
 class Candidate:
     """One play with its evaluation from the mover's side after the play."""
 
     @property
-    def move(self) -> "Move": ...
+    def move(self) -> Move: ...
     @property
     def evaluation(self) -> Evaluation: ...
     @property
@@ -277,27 +305,28 @@ class Candidate:
     @property
     def ply(self) -> int: ...
     @property
-    def mwc(self) -> Optional[float]: ...
+    def mwc(self) -> float | None: ...
     @property
     def cubeful(self) -> bool: ...
 
+@final
 class CubeState:
     """The cube and the stakes, from the side of the player on roll."""
-    def __init__(
-        self,
+    def __new__(
+        cls,
         value: int = 1,
-        owner: Optional[str] = None,
+        owner: str | None = None,
         match_length: int = 0,
         score: tuple[int, int] = (0, 0),
         crawford: bool = False,
         jacoby: bool = False,
         beaver: bool = False,
         max_cube: int = 64,
-    ) -> None: ...
+    ) -> CubeState: ...
     @property
     def value(self) -> int: ...
     @property
-    def owner(self) -> Optional[str]: ...
+    def owner(self) -> str | None: ...
     @property
     def match_length(self) -> int: ...
     @property
@@ -316,9 +345,10 @@ class CubeState:
     def is_post_crawford(self) -> bool: ...
     @property
     def may_double(self) -> bool: ...
-    def flip(self) -> "CubeState": ...
-    def doubled(self) -> "CubeState": ...
+    def flip(self) -> CubeState: ...
+    def doubled(self) -> CubeState: ...
 
+@final
 class CubeDecision:
     """The cube decision of the player on roll, before its roll."""
     @property
@@ -336,7 +366,7 @@ class CubeDecision:
     @property
     def equity(self) -> float: ...
     @property
-    def mwc(self) -> Optional[tuple[float, float, float]]: ...
+    def mwc(self) -> tuple[float, float, float] | None: ...
     @property
     def action(self) -> str: ...
     @property
@@ -348,14 +378,19 @@ class CubeDecision:
     @property
     def take_point(self) -> float: ...
 
+@final
 class Engine:
-    def __init__(
-        self,
+    """Evaluation and search for one variant: ``evaluator`` is "network" ("network=PATH" for a .tnn
+    file), "heuristic", "pubeval" (backgammon) or "pips"; ``met`` the path of a match equity table
+    (gnubg's XML); any other keyword is a rule option of the variant."""
+
+    def __new__(
+        cls,
         variant: str = "backgammon",
         ply: int = 1,
         *,
         evaluator: str = "network",
-        met: Optional[str] = None,
+        met: str | None = None,
         cascade_width: int = 2000,
         threads: int = 0,
         bearoff: bool = True,
@@ -365,36 +400,36 @@ class Engine:
         inner_min: int = 1,
         inner_keep: int = 2,
         inner_margin: float = 0.04,
-        **rules: Any,
-    ) -> None: ...
+        **options: Any,
+    ) -> Engine: ...
     @property
     def variant(self) -> str: ...
     @property
     def ply(self) -> int: ...
     @property
     def evaluator(self) -> str: ...
-    def evaluate(self, position: "Position") -> Evaluation: ...
+    def evaluate(self, position: Position) -> Evaluation: ...
     def hint(
         self,
-        position: "Position",
+        position: Position,
         d1: int,
         d2: int,
         top: int = 5,
-        cube: Optional["CubeState"] = None,
-        rolls: Optional[int] = None,
+        cube: CubeState | None = None,
+        rolls: int | None = None,
     ) -> list[Candidate]: ...
     def best_move(
-        self, position: "Position", d1: int, d2: int, cube: Optional["CubeState"] = None, rolls: Optional[int] = None
-    ) -> "Move": ...
-    def handover(self, position: "Position", handover: list[tuple[int, int]]) -> "Move": ...
-    def cube_decision(self, position: "Position", cube: "CubeState") -> "CubeDecision": ...
+        self, position: Position, d1: int, d2: int, cube: CubeState | None = None, rolls: int | None = None
+    ) -> Move: ...
+    def handover(self, position: Position, handover: list[tuple[int, int]]) -> Move: ...
+    def cube_decision(self, position: Position, cube: CubeState) -> CubeDecision: ...
     @property
     def met_name(self) -> str: ...
     def match_equity(self, away: int, opponent_away: int, post_crawford: bool = False) -> float: ...
-    def _best_move_nodes(self, position: "Position", d1: int, d2: int) -> tuple["Move", int]: ...
+    def _best_move_nodes(self, position: Position, d1: int, d2: int) -> tuple[Move, int]: ...
 
-def _game_result(position: "Position") -> Optional[tuple[bool, int]]: ...
-def _pubeval_score(position: "Position", race: Optional[bool] = None) -> float: ...
+def _game_result(position: Position) -> tuple[bool, int] | None: ...
+def _pubeval_score(position: Position, race: bool | None = None) -> float: ...
 def _duel(
     variant: str,
     player0: Any,
@@ -422,6 +457,15 @@ def td_train(
 ) -> tuple[bytes, int, int, int]:
     """The new network, then games, turns and gammons played; ``trace_decay`` is TD's lambda."""
 def td_score_vs_random(network: bytes, variant: str, games: int, seed: int, **rules: Any) -> float: ...
+def rollout(position: Position, trials: int = 1296, seed: int = 0, threads: int = 0) -> dict[str, float]:
+    """Rolls a position out with the shipped networks of its variant playing both sides at 0-ply:
+    {"win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "equity",
+    "equity_error", "trials"}."""
+def selfplay_positions(variant: str, count: int, seed: int = 0, **rules: Any) -> list[Position]:
+    """Positions from self-play of the shipped network of a variant."""
+def network_probabilities(position: Position) -> list[float]:
+    """The shipped networks' five probabilities for the player on roll (0-ply, without the bear-off
+    tables): the race network's in a backgammon race."""
 def nn_selfplay_flat(network: bytes, variant: str, count: int, seed: int, **rules: Any) -> bytes: ...
 def nn_label(network: bytes, variant: str, boards: bytes, ply: int, threads: int = 0, race: bytes | None = None, **rules: Any) -> bytes: ...
 def nn_rollout_labels(
@@ -437,5 +481,12 @@ def nn_train_supervised(
 ) -> tuple[bytes, list[float]]: ...
 def nn_error(network: bytes, variant: str, boards: bytes, targets: bytes, **rules: Any) -> float: ...
 
-# --- everything else ---
-def __getattr__(name: str) -> Any: ...
+# ----- the cube (src/python/cube.rs) -----
+
+def _cube_decision_from(
+    position: Position, probabilities: tuple[float, float, float, float, float], cube: CubeState
+) -> CubeDecision:
+    """The 0-ply cube decision for given cubeless probabilities of ``position``: the formulas alone,
+    with the position's cube efficiency and the variant's match equity table."""
+def _cube_efficiency(position: Position) -> float:
+    """The cube efficiency tavla's 0-ply formulas use for ``position``."""

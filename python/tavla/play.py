@@ -41,7 +41,8 @@ def checked_plan(game: "tavla.Game", part) -> Optional[list]:
     turn driver says it is legal. None when one is not (or the part does not start at the step being
     played)."""
     steps = list(part.cascade_steps)
-    if not steps or steps[0][0] != game.cascade_step[0]:
+    step = game.cascade_step
+    if step is None or not steps or steps[0][0] != step[0]:
         return None
     trial = game.copy()
     plan = []
@@ -55,22 +56,20 @@ def checked_plan(game: "tavla.Game", part) -> Optional[list]:
 
 
 class EnginePlayer:
-    """The best available player: ``tavla.Engine`` (1-ply) when this build has it, else the greedy
-    player. Plays are chosen by cubeful equity and the cube is handled by ``Engine.cube_decision``,
-    both with the game's real cube state and score. A gul bara cascade is one decision: the engine's
-    whole part (``Engine.best_move`` with the game's rolls) or its best share of a handover
-    (``Engine.handover``) is chosen once, at its first step, and then played step by step. Any failure
-    of the engine falls back to greedy play (and a plain race rule for the cube), so play always goes
-    on."""
+    """The best available player: ``tavla.Engine`` (1-ply), or the greedy player should no engine be
+    made for the rules. Plays are chosen by cubeful equity and the cube is handled by
+    ``Engine.cube_decision``, both with the game's real cube state and score. A gul bara cascade is
+    one decision: the engine's whole part (``Engine.best_move`` with the game's rolls) or its best
+    share of a handover (``Engine.handover``) is chosen once, at its first step, and then played step
+    by step. Any failure of the engine falls back to greedy play (and a plain race rule for the
+    cube), so play always goes on."""
 
     def __init__(self, variant: str, rules: dict):
-        self.engine = None
-        engine_cls = getattr(tavla, "Engine", None)
-        if engine_cls is not None:
-            try:
-                self.engine = engine_cls(variant, 1, **rules)
-            except Exception:
-                self.engine = None
+        self.engine: Optional[tavla.Engine]
+        try:
+            self.engine = tavla.Engine(variant, 1, **rules)
+        except Exception:
+            self.engine = None
         self.name = "engine" if self.engine is not None else "greedy"
         # The cascade part being played: its remaining steps as (the game's history length when the step
         # is due, number, position after the step).
@@ -80,17 +79,19 @@ class EnginePlayer:
         """The index of the engine's play among the game's legal moves (or of its cascade step)."""
         if self.engine is not None:
             try:
-                return self._engine_pick(table)
+                return self._engine_pick(self.engine, table)
             except Exception:
                 self.plan = []
         return table.suggest("greedy")
 
-    def _engine_pick(self, table: "Table") -> int:
+    def _engine_pick(self, engine: "tavla.Engine", table: "Table") -> int:
         g = table.game
         moves = g.legal_moves()
         if g.cascade_step is None:
             self.plan = []
-            best = self.engine.best_move(g.position, *g.dice, rolls=g.rolls_before, cube=table.cube_for(g.turn))
+            if g.dice is None:
+                raise LookupError("no roll to play")
+            best = engine.best_move(g.position, *g.dice, rolls=g.rolls_before, cube=table.cube_for(g.turn))
             return next(k for k, m in enumerate(moves) if m.position == best.position)
         k = self._planned(g, moves)
         if k is None:  # the first step of a part or share (or the plan went astray): choose the whole of it
@@ -112,7 +113,8 @@ class EnginePlayer:
         if not self.plan:
             return None
         at, number, target = self.plan[0]
-        if at != len(g.history) or number != g.cascade_step[0]:
+        step = g.cascade_step
+        if at != len(g.history) or step is None or number != step[0]:
             return None
         return next((k for k, m in enumerate(moves) if m.position == target), None)
 
@@ -200,6 +202,9 @@ class Table:
 
     def __init__(self, variant: str, length: int, seed: Optional[int], cube: bool, beaver: bool, rules: dict,
                  jacoby: bool = False, max_cube: int = 64, start: Optional[str] = None):
+        # Exactly one of the two is set.
+        self.match: Optional[tavla.Match]
+        self.single: Optional[tavla.Game]
         if start is not None:
             # One game continuing from a position text (its cube, score and cube rules with it).
             self.match = None
@@ -387,7 +392,7 @@ class Session:
         player = 1 if answering else 0
         d = self.player.cube_decision(self.table, player)
         if d is None:
-            self.say("Hint: no engine in this build to judge the cube.")
+            self.say("Hint: the engine could not judge the cube.")
             return
         if answering:
             word = "beaver" if d.should_beaver and self.table.beaver_allowed else "take" if d.should_take else "pass"
@@ -440,7 +445,7 @@ class Session:
             who = " (the engine's unplayed moves)" if g.is_cascade_handover and g.turn == 0 else ""
             return f"cascade: play {count} move(s) of {die}{who}"
         d = g.dice
-        return f"dice {d[0]}-{d[1]}"
+        return f"dice {d[0]}-{d[1]}" if d is not None else "no roll yet"
 
     def your_move(self) -> None:
         g = self.table.game
@@ -509,6 +514,8 @@ class Session:
     def announce_result(self) -> None:
         g = self.table.game
         r = g.result
+        if r is None:
+            return
         if r["winner"] is None:
             self.say("The game is a draw.")
         else:

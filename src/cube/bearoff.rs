@@ -18,8 +18,8 @@
 use std::sync::OnceLock;
 
 use super::state::Owner;
-use crate::dice::rolls;
 use crate::bearoff::{bearoff_homes, BearoffRule, TwoSidedLayout, TWO_SIDED_CHECKERS};
+use crate::dice::rolls;
 use crate::position::Position;
 
 /// The three no-double values of every small bear-off pair.
@@ -96,9 +96,8 @@ pub fn table_for(pos: &Position) -> Option<&'static CubefulBearoff> {
 
 /// Whether `pos` is one of the small bear-offs the table holds.
 pub fn covers(pos: &Position) -> bool {
-    bearoff_homes(pos).is_some_and(|(me, them)| {
-        me.iter().sum::<u8>() <= TWO_SIDED_CHECKERS && them.iter().sum::<u8>() <= TWO_SIDED_CHECKERS
-    })
+    bearoff_homes(pos)
+        .is_some_and(|(me, them)| me.iter().sum::<u8>() <= TWO_SIDED_CHECKERS && them.iter().sum::<u8>() <= TWO_SIDED_CHECKERS)
 }
 
 #[cfg(test)]
@@ -142,11 +141,8 @@ mod tests {
     fn owning_the_cube_is_worth_something_in_a_long_bear_off() {
         let t = table_for(&Position::start(Rules::backgammon())).unwrap();
         let p = pos(&[(6, 2), (5, 2), (4, 2)], &[(6, 2), (5, 2), (3, 2)]);
-        let (c, o, u) = (
-            t.no_double(&p, Owner::Centered).unwrap(),
-            t.no_double(&p, Owner::Me).unwrap(),
-            t.no_double(&p, Owner::Opponent).unwrap(),
-        );
+        let (c, o, u) =
+            (t.no_double(&p, Owner::Centered).unwrap(), t.no_double(&p, Owner::Me).unwrap(), t.no_double(&p, Owner::Opponent).unwrap());
         assert!(o > c && c > u, "{o} {c} {u}");
     }
 }

@@ -8,6 +8,7 @@
 //! - otherwise no double: "too good" when ND beats DP (playing on for a
 //!   gammon is worth more than cashing), else the taker's answer to a double
 //!   it will not get ("no double, take").
+//!
 //! A double is "optional" when it costs nothing (ND and the double's value
 //! agree within 1e-5).
 
@@ -83,7 +84,14 @@ impl CubeDecision {
     /// Classifies the three equities for `state`; `can_win_gammon` says
     /// whether the doubler can still win more than a single game (without
     /// gammons nobody is "too good").
-    pub fn classify(state: &CubeState, no_double: f64, double_take: f64, double_pass: f64, mwc: Option<[f64; 3]>, can_win_gammon: bool) -> CubeDecision {
+    pub fn classify(
+        state: &CubeState,
+        no_double: f64,
+        double_take: f64,
+        double_pass: f64,
+        mwc: Option<[f64; 3]>,
+        can_win_gammon: bool,
+    ) -> CubeDecision {
         let action = if state.may_double() {
             classify(state, no_double, double_take, double_pass, can_win_gammon)
         } else if !state.is_money() && state.owner != Owner::Opponent && !state.crawford {

@@ -91,8 +91,7 @@ impl Efficiencies {
     /// The nardy games before the fit: backgammon's, a race's pips scaled
     /// by 167/360 (what tavla used until the fitted values shipped; the fit
     /// starts from it).
-    pub const PROVISIONAL_NARDY: Efficiencies =
-        Efficiencies { race_per_pip: RACE_PER_PIP * 167.0 / 360.0, ..Efficiencies::BACKGAMMON };
+    pub const PROVISIONAL_NARDY: Efficiencies = Efficiencies { race_per_pip: RACE_PER_PIP * 167.0 / 360.0, ..Efficiencies::BACKGAMMON };
 
     /// Long nardy, fitted by `cargo run --release --example
     /// fit_cube_efficiency -- nardy 100 432 2024 2` (300 self-play

@@ -124,8 +124,7 @@ pub fn utility(p: &Chances, state: &CubeState, met: &MatchEquityTable) -> f64 {
 }
 
 fn weighted_utility(p: &Chances, [g, their_g, bg, their_bg]: [f64; 4]) -> f64 {
-    2.0 * p.win - 1.0 + p.win_gammon * g - p.lose_gammon * their_g + p.win_backgammon * bg
-        - p.lose_backgammon * their_bg
+    2.0 * p.win - 1.0 + p.win_gammon * g - p.lose_gammon * their_g + p.win_backgammon * bg - p.lose_backgammon * their_bg
 }
 
 /// Match winning chance to equity normalized to the cube: -1 is losing the
@@ -228,8 +227,7 @@ pub fn match_play(p: &Chances, state: &CubeState, met: &MatchEquityTable, x: f64
     let i_cash = mwc(ME, 1);
     let they_cash = mwc(THEM, 1);
     let i_win = (1.0 - gammon[ME] - backgammon[ME]) * i_cash + gammon[ME] * mwc(ME, 2) + backgammon[ME] * mwc(ME, 3);
-    let i_lose =
-        (1.0 - gammon[THEM] - backgammon[THEM]) * they_cash + gammon[THEM] * mwc(THEM, 2) + backgammon[THEM] * mwc(THEM, 3);
+    let i_lose = (1.0 - gammon[THEM] - backgammon[THEM]) * they_cash + gammon[THEM] * mwc(THEM, 2) + backgammon[THEM] * mwc(THEM, 3);
     // Where the opponent would cash (below it, they are too good to double)
     // and where I would.
     let their_point = 1.0 - cash[THEM];

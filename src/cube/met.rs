@@ -131,16 +131,14 @@ impl MatchEquityTable {
     /// for backgammon. Parsed once, on first use.
     pub fn kazaross_xg2() -> &'static MatchEquityTable {
         static TABLE: OnceLock<MatchEquityTable> = OnceLock::new();
-        TABLE.get_or_init(|| {
-            MatchEquityTable::from_xml(KAZAROSS_XG2_XML).expect("the shipped Kazaross-XG2 table is valid")
-        })
+        TABLE.get_or_init(|| MatchEquityTable::from_xml(KAZAROSS_XG2_XML).expect("the shipped Kazaross-XG2 table is valid"))
     }
 
     /// Reads a table in gnubg's XML format from a file.
     pub fn from_file(path: impl AsRef<Path>) -> Result<MatchEquityTable> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
-            .map_err(|err| Error::new(format!("cannot read match equity table {}: {err}", path.display())))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|err| Error::new(format!("cannot read match equity table {}: {err}", path.display())))?;
         MatchEquityTable::from_xml(&text).map_err(|err| Error::new(format!("{}: {err}", path.display())))
     }
 
@@ -287,10 +285,7 @@ impl MatchEquityTable {
     fn validate(&self) -> Result<()> {
         let cells = self.pre.iter().flatten().chain(self.post.iter().flatten());
         match cells.copied().find(|v| !is_probability(*v)) {
-            Some(bad) => Err(Error::new(format!(
-                "the table `{}` computes a match winning chance of {bad}, outside [0, 1]",
-                self.name
-            ))),
+            Some(bad) => Err(Error::new(format!("the table `{}` computes a match winning chance of {bad}, outside [0, 1]", self.name))),
             None => Ok(()),
         }
     }
@@ -544,9 +539,7 @@ fn parse_met(root: &Element) -> Result<MatchEquityTable> {
         None => String::new(),
     };
     let length_text = info.only_child("length")?.text.trim();
-    let length: i64 = length_text
-        .parse()
-        .map_err(|_| Error::new(format!("<length> `{length_text}` is not a whole number")))?;
+    let length: i64 = length_text.parse().map_err(|_| Error::new(format!("<length> `{length_text}` is not a whole number")))?;
 
     let pre_source = table_source(root.only_child("pre-crawford-table")?, "pre-crawford-table")?;
     let native_length = match pre_source {
@@ -623,19 +616,12 @@ fn post_row(source: Source, pre: &Source, native_length: usize) -> Result<PostRo
 /// The explicit rows as a table, extended to 64 points.
 fn explicit_pre(rows: &[Vec<f64>], length: usize) -> Result<Box<PreTable>> {
     if rows.len() != length {
-        return Err(Error::new(format!(
-            "pre-crawford-table has {} rows; <length> says {length}",
-            rows.len()
-        )));
+        return Err(Error::new(format!("pre-crawford-table has {} rows; <length> says {length}", rows.len())));
     }
     let mut met = Box::new([[0.0; MAX_SCORE]; MAX_SCORE]);
     for (i, row) in rows.iter().enumerate() {
         if row.len() != length {
-            return Err(Error::new(format!(
-                "row {} of the pre-crawford-table has {} values, not {length}",
-                i + 1,
-                row.len()
-            )));
+            return Err(Error::new(format!("row {} of the pre-crawford-table has {} values, not {length}", i + 1, row.len())));
         }
         met[i][..length].copy_from_slice(row);
     }
@@ -672,9 +658,7 @@ fn parameters<'a>(element: &'a Element, what: &str) -> Result<Vec<(&'a str, f64)
     let list = element.only_child("parameters")?;
     list.children_named("parameter")
         .map(|parameter| {
-            let name = parameter
-                .attribute("name")
-                .ok_or_else(|| Error::new(format!("a <parameter> of the {what} has no name")))?;
+            let name = parameter.attribute("name").ok_or_else(|| Error::new(format!("a <parameter> of the {what} has no name")))?;
             Ok((name, number(&parameter.text, &format!("{what} parameter {name}"))?))
         })
         .collect()
@@ -796,11 +780,7 @@ mod tests {
     fn gnubg_fixture(json: &str) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
         let value: serde_json::Value = serde_json::from_str(json).unwrap();
         let rows = |v: &serde_json::Value| -> Vec<Vec<f64>> {
-            v.as_array()
-                .unwrap()
-                .iter()
-                .map(|row| row.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect())
-                .collect()
+            v.as_array().unwrap().iter().map(|row| row.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()).collect()
         };
         (rows(&value["pre"]), rows(&value["post"]))
     }

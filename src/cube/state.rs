@@ -85,7 +85,7 @@ impl CubeState {
     }
 
     /// A checked cube state; the error names what is impossible.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)] // a cube state's fields, each checked here and named in the error
     pub fn new(
         value: u32,
         owner: Owner,
@@ -104,10 +104,7 @@ impl CubeState {
     /// Why this state cannot happen, or `Ok`.
     pub fn check(&self) -> Result<()> {
         if !self.max_value.is_power_of_two() || self.max_value > MAX_CUBE {
-            return Err(Error::new(format!(
-                "the maximum cube must be a power of two up to {MAX_CUBE}, not {}",
-                self.max_value
-            )));
+            return Err(Error::new(format!("the maximum cube must be a power of two up to {MAX_CUBE}, not {}", self.max_value)));
         }
         if !self.value.is_power_of_two() {
             return Err(Error::new(format!("the cube value must be a power of two (1, 2, 4, ...), not {}", self.value)));
@@ -119,9 +116,7 @@ impl CubeState {
             (Owner::Centered, v) if v > 1 => {
                 return Err(Error::new(format!("a cube at {v} has an owner: say who owns it (me or opponent)")))
             }
-            (Owner::Me | Owner::Opponent, 1) => {
-                return Err(Error::new("a cube still at 1 is centered: it has no owner"))
-            }
+            (Owner::Me | Owner::Opponent, 1) => return Err(Error::new("a cube still at 1 is centered: it has no owner")),
             _ => {}
         }
         if self.match_length == 0 {
@@ -134,10 +129,7 @@ impl CubeState {
             return Ok(());
         }
         if self.match_length > MAX_MATCH_LENGTH {
-            return Err(Error::new(format!(
-                "match length must be 1 to {MAX_MATCH_LENGTH} (0 for money), not {}",
-                self.match_length
-            )));
+            return Err(Error::new(format!("match length must be 1 to {MAX_MATCH_LENGTH} (0 for money), not {}", self.match_length)));
         }
         if self.jacoby {
             return Err(Error::new("the Jacoby rule is for money play, not for a match"));

@@ -116,10 +116,8 @@ fn backgammon_board(pos: &Position, blot_weight: f32, w: &BackgammonWeights) -> 
     let home_points = (made & 0x3F).count_ones() as f32;
     let outfield_points = (made & 0x7C0).count_ones() as f32; // points 7..11
     let anchors = (made & 0xFC_0000).count_ones().min(2) as f32; // points 19..24
-    let mut score = w.home_point * home_points
-        + w.outfield_point * outfield_points
-        + w.anchor * anchors
-        + w.prime * prime_bonus(longest_run(made));
+    let mut score =
+        w.home_point * home_points + w.outfield_point * outfield_points + w.anchor * anchors + w.prime * prime_bonus(longest_run(made));
     // The bar costs more against a strong home board of the opponent.
     let their_home = (pos.stacked(THEM) & 0xFC_0000).count_ones() as f32;
     score -= pos.bar(ME) as f32 * (w.bar + w.bar_per_home_point * their_home);
@@ -137,7 +135,13 @@ fn backgammon_board(pos: &Position, blot_weight: f32, w: &BackgammonWeights) -> 
         let from_board = if below != 0 { i - (31 - below.leading_zeros() as i32) } else { i32::MAX };
         let from_bar = if pos.bar(THEM) > 0 { i + 1 } else { i32::MAX };
         let d = from_board.min(from_bar);
-        let exposure = if d <= 6 { w.direct_shot } else if d <= 12 { w.indirect_shot } else { 0.0 };
+        let exposure = if d <= 6 {
+            w.direct_shot
+        } else if d <= 12 {
+            w.indirect_shot
+        } else {
+            0.0
+        };
         // A blot deep in the opponent's path costs more pips when hit.
         score -= blot_weight * exposure * (0.5 + i as f32 / 24.0);
     }

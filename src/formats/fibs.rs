@@ -46,9 +46,7 @@ pub fn write(s: &Snapshot, names: [&str; 2]) -> Result<String> {
     let turn: i64 = if s.turn == 0 { -1 } else { 1 };
     let dice = s.dice.unwrap_or([0, 0]);
     let (my_dice, opp_dice) = if s.turn == 0 { (dice, [0, 0]) } else { ([0, 0], dice) };
-    let may = |p: usize| {
-        !s.stakes.crawford_game && s.cube_rules.enabled && s.cube.owner.is_none_or(|o| o == p)
-    };
+    let may = |p: usize| !s.stakes.crawford_game && s.cube_rules.enabled && s.cube.owner.is_none_or(|o| o == p);
     let was_doubled = s.double_offered && s.turn == 1;
     let length = if s.stakes.is_money() { UNLIMITED } else { s.stakes.match_length };
     let mut f: Vec<String> = vec![
@@ -122,8 +120,7 @@ pub fn parse(text: &str) -> Result<FibsBoard> {
     }
     let mut me = [0i64; 25];
     let mut opp = [0i64; 25];
-    for idx in 1..=24usize {
-        let n = board[idx];
+    for (idx, &n) in (1usize..).zip(&board[1..=24]) {
         // Your point number for this index; the opponent's is 25 minus it.
         let p = if direction == -1 { idx } else { 25 - idx };
         if n * colour > 0 {
@@ -182,11 +179,7 @@ pub fn parse(text: &str) -> Result<FibsBoard> {
         },
         double_offered: was_doubled == 1,
     };
-    let snapshot = if snapshot.turn != player {
-        Snapshot { position: snapshot.position.flip(), ..snapshot }
-    } else {
-        snapshot
-    };
+    let snapshot = if snapshot.turn != player { Snapshot { position: snapshot.position.flip(), ..snapshot } } else { snapshot };
     snapshot.validate()?;
     Ok(FibsBoard { snapshot, names: [f[1].to_string(), f[2].to_string()] })
 }

@@ -39,16 +39,14 @@ fn encode_base64(bytes: &[u8], chars: usize) -> String {
 fn decode_base64(text: &str, bytes: usize, what: &str) -> Result<Vec<u8>> {
     let chars = (bytes * 8).div_ceil(6);
     if text.len() != chars {
-        return Err(Error::new(format!(
-            "a GNU Backgammon {what} has {chars} characters, not {} ({text:?})",
-            text.len()
-        )));
+        return Err(Error::new(format!("a GNU Backgammon {what} has {chars} characters, not {} ({text:?})", text.len())));
     }
     let mut out = vec![0u8; bytes];
     for (k, c) in text.bytes().enumerate() {
-        let v = ALPHABET.iter().position(|&a| a == c).ok_or_else(|| {
-            Error::new(format!("{:?} is not a Base64 character, in the {what} {text:?}", c as char))
-        })? as u8;
+        let v = ALPHABET
+            .iter()
+            .position(|&a| a == c)
+            .ok_or_else(|| Error::new(format!("{:?} is not a Base64 character, in the {what} {text:?}", c as char)))? as u8;
         for b in 0..6 {
             let bit = k * 6 + b;
             if (v >> (5 - b)) & 1 == 1 {
@@ -97,9 +95,7 @@ pub fn position_from_id(rules: Rules, id: &str) -> Result<Position> {
         if key[bit / 8] >> (bit % 8) & 1 == 1 {
             sides[side][point] += 1;
             if sides[side].iter().sum::<i64>() > 15 {
-                return Err(Error::new(format!(
-                    "the position ID {id:?} gives a player more than 15 checkers"
-                )));
+                return Err(Error::new(format!("the position ID {id:?} gives a player more than 15 checkers")));
             }
         } else {
             point += 1;
@@ -113,8 +109,7 @@ pub fn position_from_id(rules: Rules, id: &str) -> Result<Position> {
         return Err(Error::new(format!("the position ID {id:?} is too short to hold both sides")));
     }
     // sides[0] is the player not on roll.
-    Position::from_arrays(rules, &sides[1], &sides[0])
-        .map_err(|e| Error::new(format!("the position ID {id:?} is not a position: {e}")))
+    Position::from_arrays(rules, &sides[1], &sides[0]).map_err(|e| Error::new(format!("the position ID {id:?} is not a position: {e}")))
 }
 
 /// The fields of a Match ID.
@@ -247,16 +242,9 @@ pub fn parse_gnubg_id(text: &str) -> Result<Snapshot> {
         position,
         turn,
         dice: (m.dice[0] != 0).then_some(m.dice),
-        cube: Cube {
-            value: 1 << m.cube_log2,
-            owner: if m.cube_owner == 3 { None } else { Some(m.cube_owner as usize) },
-        },
+        cube: Cube { value: 1 << m.cube_log2, owner: if m.cube_owner == 3 { None } else { Some(m.cube_owner as usize) } },
         cube_rules: CubeRules { max_value: (1u32 << m.cube_log2).max(64), ..CubeRules::default() },
-        stakes: Stakes {
-            match_length: m.match_length as u32,
-            score: [m.score[0] as u32, m.score[1] as u32],
-            crawford_game: m.crawford,
-        },
+        stakes: Stakes { match_length: m.match_length as u32, score: [m.score[0] as u32, m.score[1] as u32], crawford_game: m.crawford },
         double_offered: m.double_offered,
     };
     s.validate().map_err(|e| Error::new(format!("the match ID {match_text:?}: {e}")))?;

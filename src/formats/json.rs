@@ -36,9 +36,7 @@ pub fn rules_to_json(rules: &Rules) -> Value {
 pub fn rules_from_json(variant: &str, options: Option<&Value>) -> Result<Rules> {
     let mut rules = Rules::new(Variant::parse(variant)?);
     let Some(options) = options else { return Ok(rules) };
-    let obj = options
-        .as_object()
-        .ok_or_else(|| Error::new(format!("\"rules\" must be an object of option names, not {options}")))?;
+    let obj = options.as_object().ok_or_else(|| Error::new(format!("\"rules\" must be an object of option names, not {options}")))?;
     for (name, v) in obj {
         let value = match v {
             Value::Bool(b) => OptionValue::Bool(*b),
@@ -122,10 +120,7 @@ pub(crate) fn dice_from_json(v: Option<&Value>) -> Result<Option<[u8; 2]>> {
         None | Some(Value::Null) => Ok(None),
         Some(v) => {
             let [a, b] = pair(v, "dice")?;
-            Ok(Some([
-                crate::movegen::check_die(a as i64)?,
-                crate::movegen::check_die(b as i64)?,
-            ]))
+            Ok(Some([crate::movegen::check_die(a as i64)?, crate::movegen::check_die(b as i64)?]))
         }
     }
 }
@@ -155,8 +150,20 @@ pub fn snapshot_to_json(s: &Snapshot) -> String {
 }
 
 const KEYS: &[&str] = &[
-    "variant", "rules", "checkers", "bar", "off", "turn", "dice", "cube", "cube_rules", "match_length",
-    "score", "crawford", "double_offered", "format",
+    "variant",
+    "rules",
+    "checkers",
+    "bar",
+    "off",
+    "turn",
+    "dice",
+    "cube",
+    "cube_rules",
+    "match_length",
+    "score",
+    "crawford",
+    "double_offered",
+    "format",
 ];
 
 pub fn snapshot_from_value(v: &Value) -> Result<Snapshot> {
@@ -185,9 +192,7 @@ pub fn snapshot_from_value(v: &Value) -> Result<Snapshot> {
             .filter(|a| a.len() == 24)
             .ok_or_else(|| Error::new(format!("checkers[{p}] must be a list of 24 counts (points 1..24)")))?;
         for (i, n) in pts.iter().enumerate() {
-            players[p][i] = n
-                .as_i64()
-                .ok_or_else(|| Error::new(format!("checkers[{p}][{i}] must be a whole number, not {n}")))?;
+            players[p][i] = n.as_i64().ok_or_else(|| Error::new(format!("checkers[{p}][{i}] must be a whole number, not {n}")))?;
         }
         players[p][24] = bar[p] as i64;
     }
@@ -223,11 +228,7 @@ pub fn snapshot_from_value(v: &Value) -> Result<Snapshot> {
         dice: dice_from_json(obj.get("dice"))?,
         cube,
         cube_rules: cube_rules_from_json(obj.get("cube_rules"))?,
-        stakes: Stakes {
-            match_length: opt_u32(obj, "match_length", 0)?,
-            score,
-            crawford_game: opt_bool(obj, "crawford", false)?,
-        },
+        stakes: Stakes { match_length: opt_u32(obj, "match_length", 0)?, score, crawford_game: opt_bool(obj, "crawford", false)? },
         double_offered: opt_bool(obj, "double_offered", false)?,
     };
     s.validate()?;

@@ -28,10 +28,7 @@ use crate::variant::{Rules, Variant};
 
 pub(crate) fn require_backgammon(rules: &Rules, format: &str) -> Result<()> {
     if rules.variant != Variant::Backgammon {
-        return Err(Error::new(format!(
-            "{format} describes short backgammon only, not {}; use the JSON form",
-            rules.variant.name()
-        )));
+        return Err(Error::new(format!("{format} describes short backgammon only, not {}; use the JSON form", rules.variant.name())));
     }
     Ok(())
 }

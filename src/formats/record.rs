@@ -27,8 +27,8 @@
 use serde_json::{json, Value};
 
 use super::json::{
-    as_u32, cube_rules_from_json, cube_rules_to_json, dice_from_json, object, opt_bool, opt_player, opt_u32, pair,
-    parse_json, rules_from_json, rules_to_json, snapshot_from_value, snapshot_to_value,
+    as_u32, cube_rules_from_json, cube_rules_to_json, dice_from_json, object, opt_bool, opt_player, opt_u32, pair, parse_json,
+    rules_from_json, rules_to_json, snapshot_from_value, snapshot_to_value,
 };
 use crate::error::{Error, Result};
 use crate::game::matches::Match;
@@ -109,9 +109,7 @@ pub fn game_to_json(game: &Game) -> String {
 fn check_player(v: &Value, expected: usize, what: &str, k: usize) -> Result<()> {
     match opt_player(v.get("player"), "player")? {
         Some(p) if p == expected => Ok(()),
-        Some(p) => Err(Error::new(format!(
-            "event {k} ({what}) is by player {p}, but it is player {expected}'s to make"
-        ))),
+        Some(p) => Err(Error::new(format!("event {k} ({what}) is by player {p}, but it is player {expected}'s to make"))),
         None => Err(Error::new(format!("event {k} ({what}) needs \"player\""))),
     }
 }
@@ -193,8 +191,7 @@ pub fn game_setup(v: &Value) -> Result<(Game, &Vec<Value>)> {
         // The game continued from a position rather than the start.
         Some(start) => {
             let start = object(start, "\"start\"")?;
-            let snapshot =
-                snapshot_from_value(start.get("position").ok_or_else(|| Error::new("\"start\" needs \"position\""))?)?;
+            let snapshot = snapshot_from_value(start.get("position").ok_or_else(|| Error::new("\"start\" needs \"position\""))?)?;
             let rolls = opt_u32(start, "rolls", 10)?;
             let starter = opt_player(start.get("starter"), "start.starter")?;
             Game::from_snapshot(&snapshot, rolls, starter, 0)?

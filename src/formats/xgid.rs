@@ -43,16 +43,8 @@ pub fn write(s: &Snapshot) -> Result<String> {
     board.push(point_char(bottom[24], true));
     let side = |p: usize| if p == 0 { 1 } else { -1 };
     let owner = s.cube.owner.map_or(0, side);
-    let dice = if s.double_offered {
-        "D".to_string()
-    } else {
-        s.dice.map_or("00".to_string(), |d| format!("{}{}", d[0], d[1]))
-    };
-    let flags = if s.stakes.is_money() {
-        s.cube_rules.jacoby as u8 + 2 * s.cube_rules.beaver as u8
-    } else {
-        s.stakes.crawford_game as u8
-    };
+    let dice = if s.double_offered { "D".to_string() } else { s.dice.map_or("00".to_string(), |d| format!("{}{}", d[0], d[1])) };
+    let flags = if s.stakes.is_money() { s.cube_rules.jacoby as u8 + 2 * s.cube_rules.beaver as u8 } else { s.stakes.crawford_game as u8 };
     Ok(format!(
         "XGID={board}:{}:{owner}:{}:{dice}:{}:{}:{flags}:{}:{}",
         s.cube.value.trailing_zeros(),
@@ -90,12 +82,7 @@ pub fn parse(text: &str) -> Result<Snapshot> {
             b'-' => continue,
             b'A'..=b'P' => ((c - b'A' + 1) as i64, true),
             b'a'..=b'p' => ((c - b'a' + 1) as i64, false),
-            _ => {
-                return Err(Error::new(format!(
-                    "{:?} at place {i} of the XGID board is not '-', A-O or a-o",
-                    c as char
-                )))
-            }
+            _ => return Err(Error::new(format!("{:?} at place {i} of the XGID board is not '-', A-O or a-o", c as char))),
         };
         match (i, upper) {
             (0, true) | (25, false) => {

@@ -45,10 +45,7 @@ impl Cube {
         }
         if let Some(owner) = self.owner {
             if owner != player {
-                return Err(Error::new(format!(
-                    "the cube is not yours to turn: player {owner} owns it at {}",
-                    self.value
-                )));
+                return Err(Error::new(format!("the cube is not yours to turn: player {owner} owns it at {}", self.value)));
             }
         }
         if self.value * 2 > rules.max_value {

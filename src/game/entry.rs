@@ -31,9 +31,7 @@ fn parse_point(text: &str, whole: &str) -> Result<u8> {
     }
     match t.parse::<u8>() {
         Ok(n) if n <= 25 => Ok(n),
-        _ => Err(Error::new(format!(
-            "{text:?} in {whole:?} is not a point: use 1 to 24, \"bar\" or \"off\""
-        ))),
+        _ => Err(Error::new(format!("{text:?} in {whole:?} is not a point: use 1 to 24, \"bar\" or \"off\""))),
     }
 }
 
@@ -47,9 +45,10 @@ pub fn parse_parts(text: &str) -> Result<Vec<Part>> {
     for token in trimmed.replace(',', " ").split_whitespace() {
         let (body, repeat) = match token.find('(') {
             Some(open) => {
-                let close = token.rfind(')').filter(|&c| c == token.len() - 1).ok_or_else(|| {
-                    Error::new(format!("{token:?}: a count is written like 8/4(2)"))
-                })?;
+                let close = token
+                    .rfind(')')
+                    .filter(|&c| c == token.len() - 1)
+                    .ok_or_else(|| Error::new(format!("{token:?}: a count is written like 8/4(2)")))?;
                 let n: u8 = token[open + 1..close]
                     .parse()
                     .ok()
@@ -61,9 +60,7 @@ pub fn parse_parts(text: &str) -> Result<Vec<Part>> {
         };
         let pieces: Vec<&str> = body.split('/').collect();
         if pieces.len() < 2 {
-            return Err(Error::new(format!(
-                "{token:?} is not a move: write FROM/TO, for example 24/18 or bar/22 or 6/off"
-            )));
+            return Err(Error::new(format!("{token:?} is not a move: write FROM/TO, for example 24/18 or bar/22 or 6/off")));
         }
         let mut points = vec![];
         let mut hits = vec![];
@@ -170,11 +167,7 @@ pub fn find_move(pos: &Position, moves: &[Move], text: &str) -> Result<usize> {
                 Ok(fits[0])
             } else {
                 let options: Vec<Move> = same.iter().map(|&i| moves[i]).collect();
-                Err(Error::new(format!(
-                    "{:?} is ambiguous: mark the hits ('*') to choose between {}",
-                    text.trim(),
-                    listing(&options)
-                )))
+                Err(Error::new(format!("{:?} is ambiguous: mark the hits ('*') to choose between {}", text.trim(), listing(&options))))
             }
         }
     }
@@ -210,11 +203,7 @@ fn chain(steps: &[(u8, u8)], used: &mut Vec<bool>, at: u8, to: u8, rest: &[(u8, 
         }
         used[i] = true;
         let next = steps[i].1;
-        let ok = if next == to {
-            covers(steps, used, rest)
-        } else {
-            next != OFF_POINT && chain(steps, used, next, to, rest)
-        };
+        let ok = if next == to { covers(steps, used, rest) } else { next != OFF_POINT && chain(steps, used, next, to, rest) };
         used[i] = false;
         if ok {
             return true;

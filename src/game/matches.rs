@@ -118,8 +118,7 @@ impl Match {
             return Err(Error::new("the match is over"));
         }
         self.score = self.score();
-        let crawford_game =
-            self.crawford_rule && !self.crawford_done && self.score.contains(&(self.length - 1));
+        let crawford_game = self.crawford_rule && !self.crawford_done && self.score.contains(&(self.length - 1));
         if crawford_game {
             self.crawford_done = true;
         }

@@ -84,16 +84,35 @@ impl Stakes {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     /// One roll-off attempt: `dice[p]` is player p's die (equal dice roll again).
-    OpeningRoll { dice: [u8; 2] },
+    OpeningRoll {
+        dice: [u8; 2],
+    },
     /// The game began without a roll-off (a match's later games).
-    Begin { starter: usize },
-    Roll { player: usize, dice: [u8; 2] },
+    Begin {
+        starter: usize,
+    },
+    Roll {
+        player: usize,
+        dice: [u8; 2],
+    },
     /// A turn, or one step of a cascade (`step` = (number, moves asked)).
-    Move { player: usize, play: Play, step: Option<(u8, u8)> },
-    Double { player: usize },
-    Take { player: usize },
-    Beaver { player: usize },
-    Pass { player: usize },
+    Move {
+        player: usize,
+        play: Play,
+        step: Option<(u8, u8)>,
+    },
+    Double {
+        player: usize,
+    },
+    Take {
+        player: usize,
+    },
+    Beaver {
+        player: usize,
+    },
+    Pass {
+        player: usize,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -294,10 +313,7 @@ impl Game {
     /// Why the player on turn may not double now, or `Ok`.
     pub fn check_double(&self) -> Result<()> {
         if self.phase != Phase::Roll {
-            return Err(Error::new(format!(
-                "a double is offered before rolling, and the game is now in its {} phase",
-                self.phase.name()
-            )));
+            return Err(Error::new(format!("a double is offered before rolling, and the game is now in its {} phase", self.phase.name())));
         }
         if self.is_last_turn() {
             return Err(Error::new("no doubling during the last turn of a finished game"));
@@ -311,11 +327,7 @@ impl Game {
 
     fn expect_phase(&self, phase: Phase, action: &str) -> Result<()> {
         if self.phase != phase {
-            return Err(Error::new(format!(
-                "cannot {action} now: the game is in its {} phase, not {}",
-                self.phase.name(),
-                phase.name()
-            )));
+            return Err(Error::new(format!("cannot {action} now: the game is in its {} phase, not {}", self.phase.name(), phase.name())));
         }
         Ok(())
     }
@@ -421,10 +433,7 @@ impl Game {
         self.expect_phase(Phase::Move, "move")?;
         match self.board.find(m) {
             Some(i) => self.play(i),
-            None => Err(Error::new(format!(
-                "{} is not a legal move here",
-                crate::notation::format_play(&m.play)
-            ))),
+            None => Err(Error::new(format!("{} is not a legal move here", crate::notation::format_play(&m.play)))),
         }
     }
 
@@ -445,18 +454,8 @@ impl Game {
     }
 
     fn finish(&mut self, winner: Option<usize>, multiplier: u8, ending: Ending) {
-        let counted = if self.stakes.is_money() && self.cube_rules.jacoby && self.cube.value == 1 {
-            multiplier.min(1)
-        } else {
-            multiplier
-        };
-        self.result = Some(GameResult {
-            winner,
-            multiplier,
-            cube: self.cube.value,
-            points: counted as u32 * self.cube.value,
-            ending,
-        });
+        let counted = if self.stakes.is_money() && self.cube_rules.jacoby && self.cube.value == 1 { multiplier.min(1) } else { multiplier };
+        self.result = Some(GameResult { winner, multiplier, cube: self.cube.value, points: counted as u32 * self.cube.value, ending });
         self.phase = Phase::Over;
     }
 

@@ -23,9 +23,7 @@ impl Strategy {
         match name {
             "random" => Ok(Strategy::Random),
             "greedy" => Ok(Strategy::Greedy),
-            other => Err(crate::error::Error::new(format!(
-                "unknown player {other:?}: expected \"random\" or \"greedy\""
-            ))),
+            other => Err(crate::error::Error::new(format!("unknown player {other:?}: expected \"random\" or \"greedy\""))),
         }
     }
 

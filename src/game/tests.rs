@@ -179,16 +179,15 @@ fn failed_actions_change_nothing() {
     assert!(g.roll_off(Some([7, 1])).is_err());
 }
 
-fn two_on_point_one() -> (Vec<(usize, i64)>, Vec<(usize, i64)>) {
-    (vec![(1, 1)], vec![(1, 1)])
-}
+/// One checker on point 1: each side's checkers in the last-roll tests.
+const LAST_CHECKER: [(usize, i64); 1] = [(1, 1)];
 
 #[test]
 fn last_roll_draw() {
     let mut rules = Rules::nardy();
     rules.set("last_roll_draw", &OptionValue::Bool(true)).unwrap();
     // The starter (0) bears off its last checker; player 1 also finishes: draw.
-    let (a, b) = two_on_point_one();
+    let (a, b) = (LAST_CHECKER, LAST_CHECKER);
     let mut g = game_with(rules, &a, &b, 0, CubeRules::default(), Stakes::money(), Some(0));
     g.roll(Some([2, 1])).unwrap();
     g.play(0).unwrap();
@@ -208,13 +207,13 @@ fn last_roll_draw() {
     let r = g.result().unwrap();
     assert_eq!((r.winner, r.multiplier), (Some(0), 1), "13 of 15 off: oin");
     // Without the option the starter wins at once.
-    let (a, b) = two_on_point_one();
+    let (a, b) = (LAST_CHECKER, LAST_CHECKER);
     let mut g = game_with(Rules::nardy(), &a, &b, 0, CubeRules::default(), Stakes::money(), Some(0));
     g.roll(Some([2, 1])).unwrap();
     g.play(0).unwrap();
     assert_eq!(g.result().unwrap().winner, Some(0));
     // The non-starter finishing first wins at once even with the option.
-    let (a, b) = two_on_point_one();
+    let (a, b) = (LAST_CHECKER, LAST_CHECKER);
     let mut g = game_with(rules, &a, &b, 1, CubeRules::default(), Stakes::money(), Some(0));
     g.roll(Some([2, 1])).unwrap();
     g.play(0).unwrap();

@@ -244,10 +244,7 @@ fn containment(pos: &Position) -> u32 {
                 return 36;
             }
             let beyond = BOARD & !((2u32 << (31 - blockers.leading_zeros())) - 1);
-            weighted_rolls()
-                .filter(|&(d1, d2, _)| landings_up(1 << s, (d1, d2), mine, 4) & beyond != 0)
-                .map(|(_, _, weight)| weight)
-                .sum()
+            weighted_rolls().filter(|&(d1, d2, _)| landings_up(1 << s, (d1, d2), mine, 4) & beyond != 0).map(|(_, _, weight)| weight).sum()
         })
         .min()
         .unwrap_or(36);
@@ -363,10 +360,7 @@ mod tests {
     fn escapes_and_dancing() {
         // My last checker on their 1 point (my 24) behind their 5-point prime on
         // my 18..22 (their 3..7): it must reach my 17 or lower, 7+ pips away.
-        let p = position(
-            &[(24, 1), (6, 14)],
-            &[(3, 3), (4, 3), (5, 3), (6, 3), (7, 3)],
-        );
+        let p = position(&[(24, 1), (6, 14)], &[(3, 3), (4, 3), (5, 3), (6, 3), (7, 3)]);
         // Every first step but a 1 lands on the prime, and from my 23 only a
         // 6 clears it: 6-1 is the one escaping roll.
         assert_eq!(back_checker_escapes(&p), 2);

@@ -77,7 +77,7 @@ impl Mlp {
     /// biases). Each hidden unit sums its terms in input order, whichever path
     /// runs, so every path gives the same bits.
     fn add_first_layer(&self, x: &[f32], hidden: &mut [f32]) {
-        if x.len() > MAX_SPARSE_INPUTS || self.hidden % BLOCK != 0 {
+        if x.len() > MAX_SPARSE_INPUTS || !self.hidden.is_multiple_of(BLOCK) {
             return self.add_first_layer_by_input(x, hidden);
         }
         let mut active = [(0u32, 0f32); MAX_SPARSE_INPUTS];
@@ -156,17 +156,17 @@ impl Mlp {
         let mut delta_hidden = vec![0f32; self.hidden];
         for (j, dh) in delta_hidden.iter_mut().enumerate() {
             let mut s = 0.0;
-            for k in 0..OUTPUTS {
-                s += delta_out[k] * self.w2[k * self.hidden + j];
+            for (k, d) in delta_out.iter().enumerate() {
+                s += d * self.w2[k * self.hidden + j];
             }
             *dh = s * hidden[j] * (1.0 - hidden[j]);
         }
-        for k in 0..OUTPUTS {
+        for (k, &d) in delta_out.iter().enumerate() {
             let row = &mut self.w2[k * self.hidden..(k + 1) * self.hidden];
             for (w, h) in row.iter_mut().zip(hidden.iter()) {
-                *w += rate * delta_out[k] * h;
+                *w += rate * d * h;
             }
-            self.b2[k] += rate * delta_out[k];
+            self.b2[k] += rate * d;
         }
         for (i, &v) in x.iter().enumerate() {
             if v != 0.0 {
@@ -208,19 +208,11 @@ impl Mlp {
                 12 + 4 * count
             )));
         }
-        let floats: Vec<f32> =
-            bytes[12..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+        let floats: Vec<f32> = bytes[12..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
         let (w1, rest) = floats.split_at(inputs * hidden);
         let (b1, rest) = rest.split_at(hidden);
         let (w2, b2) = rest.split_at(OUTPUTS * hidden);
-        Ok(Mlp {
-            inputs,
-            hidden,
-            w1: w1.to_vec(),
-            b1: b1.to_vec(),
-            w2: w2.to_vec(),
-            b2: b2.try_into().expect("five outputs"),
-        })
+        Ok(Mlp { inputs, hidden, w1: w1.to_vec(), b1: b1.to_vec(), w2: w2.to_vec(), b2: b2.try_into().expect("five outputs") })
     }
 }
 

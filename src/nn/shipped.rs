@@ -17,9 +17,7 @@ static BACKGAMMON_RACE: &[u8] = include_bytes!("../../weights/backgammon-race.tn
 /// The shipped network for a variant (parsed once).
 pub fn network(variant: Variant) -> &'static Mlp {
     static NETS: OnceLock<[Mlp; 3]> = OnceLock::new();
-    let nets = NETS.get_or_init(|| {
-        [BACKGAMMON, NARDY, GULBARA].map(|bytes| Mlp::from_bytes(bytes).expect("shipped weights are valid"))
-    });
+    let nets = NETS.get_or_init(|| [BACKGAMMON, NARDY, GULBARA].map(|bytes| Mlp::from_bytes(bytes).expect("shipped weights are valid")));
     match variant {
         Variant::Backgammon => &nets[0],
         Variant::Nardy => &nets[1],

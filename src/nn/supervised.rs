@@ -14,9 +14,9 @@
 //! split over threads by position, so a run is reproducible on any number of
 //! threads.
 
+use crate::dice::Dice;
 use crate::eval::neural::Network;
 use crate::nn::encoding::encode;
-use crate::dice::Dice;
 use crate::nn::{Mlp, OUTPUTS};
 use crate::parallel::par_map;
 use crate::position::Position;

@@ -17,13 +17,13 @@
 use crate::outcome::{final_evaluation, game_result, Evaluation};
 use std::cell::RefCell;
 
-use crate::movegen::Move;
-use crate::outcome::bear_off_multiplier;
-use crate::turn::{Chooser, Finish, Progress, SelfPlay, TurnDriver};
-use crate::nn::encoding::{encode, input_count};
 use crate::dice::Dice;
+use crate::movegen::Move;
+use crate::nn::encoding::{encode, input_count};
 use crate::nn::{Mlp, OUTPUTS};
+use crate::outcome::bear_off_multiplier;
 use crate::position::{Position, CHECKERS, ME};
+use crate::turn::{Chooser, Finish, Progress, SelfPlay, TurnDriver};
 use crate::variant::Rules;
 
 /// The five outcome indicators when the player on roll has just borne off its
@@ -274,7 +274,8 @@ pub fn play_roll(nets: Nets, board: &mut TurnDriver, dice: [u8; 2]) -> TurnOutco
             // The opponent rolls next (after an ordinary turn, a whole
             // cascade, or a share it played). After an ordinary turn the
             // chooser has just judged that very position.
-            let target = if ordinary { chooser.chosen } else { Evaluation::new(chooser.player.value(board.position())).invert().to_array() };
+            let target =
+                if ordinary { chooser.chosen } else { Evaluation::new(chooser.player.value(board.position())).invert().to_array() };
             TurnOutcome { target, next: *board.position(), finished: None }
         }
     }

@@ -49,8 +49,9 @@ impl PyCubeState {
     /// owner is None (centered), "me" (the player on roll) or "opponent";
     /// score is (player on roll, opponent); match_length 0 is money.
     #[new]
-    #[pyo3(signature = (value = None, owner = None, match_length = None, score = None, crawford = None, jacoby = None, beaver = None, max_cube = None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (value = None, owner = None, match_length = None, score = None, crawford = None, jacoby = None, beaver = None, max_cube = None),
+           text_signature = "(value=1, owner=None, match_length=0, score=(0, 0), crawford=False, jacoby=False, beaver=False, max_cube=64)")]
+    #[allow(clippy::too_many_arguments)] // one parameter per Python argument of CubeState()
     fn new(
         value: Option<&Bound<'_, PyAny>>,
         owner: Option<&Bound<'_, PyAny>>,
@@ -179,8 +180,11 @@ impl PyCubeState {
     fn __str__(&self) -> String {
         self.inner.describe()
     }
-    #[allow(clippy::type_complexity)]
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (u32, Option<&'static str>, u32, (u32, u32), bool, bool, bool, u32))> {
+    #[allow(clippy::type_complexity)] // the pickle tuple, spelled out
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (u32, Option<&'static str>, u32, (u32, u32), bool, bool, bool, u32))> {
         let s = &self.inner;
         let cls = py.get_type::<PyCubeState>().into_any();
         Ok((cls, (s.value, owner_name(s.owner), s.match_length, (s.score[0], s.score[1]), s.crawford, s.jacoby, s.beaver, s.max_value)))

@@ -8,8 +8,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{rules_from_kwargs, PyMove, PyPosition};
 use super::cube::{PyCubeDecision, PyCubeState};
+use super::{rules_from_kwargs, PyMove, PyPosition};
 use crate::bench;
 use crate::cube::{default_met, MatchEquityTable};
 use crate::duel::{self, EnginePlayer, Player, RandomPlayer};
@@ -143,8 +143,19 @@ pub struct PyEngine {
 }
 
 /// Engine options (everything else passed to `Engine` is a rule option).
-const ENGINE_OPTIONS: &[&str] =
-    &["evaluator", "met", "cascade_width", "threads", "bearoff", "filter_min", "filter_keep", "filter_margin", "inner_min", "inner_keep", "inner_margin"];
+const ENGINE_OPTIONS: &[&str] = &[
+    "evaluator",
+    "met",
+    "cascade_width",
+    "threads",
+    "bearoff",
+    "filter_min",
+    "filter_keep",
+    "filter_margin",
+    "inner_min",
+    "inner_keep",
+    "inner_margin",
+];
 
 impl PyEngine {
     fn check_position(&self, pos: &PyPosition) -> PyResult<()> {
@@ -171,7 +182,7 @@ impl PyEngine {
     }
 
     /// Every play of d1-d2, best first: (move, evaluation, equity, ply, mwc).
-    #[allow(clippy::type_complexity)]
+    #[allow(clippy::type_complexity)] // the tuples Python receives, spelled out
     fn ranked(
         &self,
         py: Python<'_>,
@@ -236,7 +247,7 @@ impl PyEngine {
     /// filter_min=3, filter_keep=8, filter_margin=0.16, inner_min=1,
     /// inner_keep=2, inner_margin=0.04, **rules)`.
     #[new]
-    #[pyo3(signature = (variant = "backgammon", ply = None, **options))]
+    #[pyo3(signature = (variant = "backgammon", ply = None, **options), text_signature = "(variant='backgammon', ply=1, **options)")]
     fn new(py: Python<'_>, variant: &str, ply: Option<&Bound<'_, PyAny>>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let ply: i64 = super::opt_whole_arg(ply, "ply")?.unwrap_or(1);
         if !(0..=4).contains(&ply) {
@@ -313,8 +324,9 @@ impl PyEngine {
     /// first `cascade_after_rolls` rolls cascades, and each candidate is then
     /// a whole part of the cascade, with its `handover`); by default past
     /// them.
-    #[pyo3(signature = (position, d1, d2, top = None, cube = None, rolls = None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (position, d1, d2, top = None, cube = None, rolls = None),
+           text_signature = "($self, position, d1, d2, top=5, cube=None, rolls=None)")]
+    #[allow(clippy::too_many_arguments)] // one parameter per Python argument of Engine.hint
     fn hint(
         &self,
         py: Python<'_>,
@@ -416,7 +428,13 @@ impl PyEngine {
     }
 
     /// (best play, nodes searched): for benchmarks.
-    fn _best_move_nodes(&self, py: Python<'_>, position: &PyPosition, d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>) -> PyResult<(PyMove, u64)> {
+    fn _best_move_nodes(
+        &self,
+        py: Python<'_>,
+        position: &PyPosition,
+        d1: &Bound<'_, PyAny>,
+        d2: &Bound<'_, PyAny>,
+    ) -> PyResult<(PyMove, u64)> {
         self.check_position(position)?;
         let (d1, d2) = dice(d1, d2)?;
         let pos = position.inner;
@@ -465,7 +483,7 @@ fn player_of(obj: &Bound<'_, PyAny>, variant: Variant) -> PyResult<Box<dyn Playe
 /// decisions 0, decisions 1, seconds 0, seconds 1).
 #[pyfunction]
 #[pyo3(signature = (variant, player0, player1, first_pair, pairs, seed = 0, threads = 0, **rules))]
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)] // one parameter per Python argument; the returned tuples are what Python receives
 fn _duel(
     py: Python<'_>,
     variant: &str,
@@ -488,8 +506,13 @@ fn _duel(
 /// The benchmark: (variant, position, dice, ply, nodes, seconds, best play) per search.
 #[pyfunction]
 #[pyo3(signature = (variants, plies, threads = 0))]
-#[allow(clippy::type_complexity)]
-fn _bench(py: Python<'_>, variants: Vec<String>, plies: Vec<u8>, threads: usize) -> PyResult<Vec<(String, usize, (u8, u8), u8, u64, f64, String)>> {
+#[allow(clippy::type_complexity)] // the tuples Python receives, spelled out
+fn _bench(
+    py: Python<'_>,
+    variants: Vec<String>,
+    plies: Vec<u8>,
+    threads: usize,
+) -> PyResult<Vec<(String, usize, (u8, u8), u8, u64, f64, String)>> {
     let variants: Vec<Variant> = variants.iter().map(|v| Variant::parse(v)).collect::<Result<_, _>>().map_err(value_error)?;
     if let Some(p) = plies.iter().find(|&&p| p > 4) {
         return Err(PyValueError::new_err(format!("ply must be 0 to 4, not {p}")));

@@ -34,10 +34,7 @@ fn cube_rules(cube: bool, beaver: bool, jacoby: bool, max_cube: u32) -> PyResult
 fn dice_arg(dice: Option<&Bound<'_, PyAny>>) -> PyResult<Option<[u8; 2]>> {
     match dice.filter(|d| !d.is_none()).map(|d| whole_pair::<i64>(d, "dice")).transpose()? {
         None => Ok(None),
-        Some((a, b)) => Ok(Some([
-            crate::movegen::check_die(a).map_err(value_error)?,
-            crate::movegen::check_die(b).map_err(value_error)?,
-        ])),
+        Some((a, b)) => Ok(Some([crate::movegen::check_die(a).map_err(value_error)?, crate::movegen::check_die(b).map_err(value_error)?])),
     }
 }
 
@@ -111,10 +108,7 @@ fn play_any(game: &mut Game, mv: &Bound<'_, PyAny>) -> PyResult<()> {
     } else if let Ok(m) = mv.downcast::<PyMove>() {
         game.play_move(&m.get().inner).map_err(value_error)
     } else {
-        Err(PyValueError::new_err(format!(
-            "a move is an index, a tavla.Move or notation text, not {}",
-            mv.get_type().name()?
-        )))
+        Err(PyValueError::new_err(format!("a move is an index, a tavla.Move or notation text, not {}", mv.get_type().name()?)))
     }
 }
 
@@ -138,10 +132,7 @@ fn entry_status(game: &Game, text: &str) -> PyResult<&'static str> {
 }
 
 fn strategies(players: (String, String)) -> PyResult<[Strategy; 2]> {
-    Ok([
-        Strategy::parse(&players.0).map_err(value_error)?,
-        Strategy::parse(&players.1).map_err(value_error)?,
-    ])
+    Ok([Strategy::parse(&players.0).map_err(value_error)?, Strategy::parse(&players.1).map_err(value_error)?])
 }
 
 /// One game of backgammon, long nardy or gul bara, with its dice, cube and result.
@@ -157,7 +148,7 @@ impl PyGame {
     #[pyo3(signature = (variant = "backgammon", *, seed = None, cube = true, beaver = false, jacoby = false,
                         max_cube = None, match_length = None, score = None, crawford = false, **rules),
            text_signature = "(variant='backgammon', *, seed=None, cube=True, beaver=False, jacoby=False, max_cube=64, match_length=0, score=(0, 0), crawford=False, **rules)")]
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)] // one parameter per Python argument of Game()
     fn new(
         variant: &str,
         seed: Option<&Bound<'_, PyAny>>,
@@ -176,8 +167,7 @@ impl PyGame {
         let score: (u32, u32) = score.filter(|s| !s.is_none()).map(|s| whole_pair(s, "score")).transpose()?.unwrap_or((0, 0));
         let rules = rules_from_kwargs(variant, rules)?;
         let stakes = Stakes { match_length, score: [score.0, score.1], crawford_game: crawford };
-        let game = Game::new(rules, cube_rules(cube, beaver, jacoby, max_cube)?, stakes, seed_or_random(seed))
-            .map_err(value_error)?;
+        let game = Game::new(rules, cube_rules(cube, beaver, jacoby, max_cube)?, stakes, seed_or_random(seed)).map_err(value_error)?;
         Ok(PyGame { inner: game })
     }
 
@@ -339,8 +329,7 @@ impl PyGame {
     /// Every event so far, as dicts.
     #[getter]
     fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let items: Vec<Bound<'py, PyDict>> =
-            self.inner.history().iter().map(|e| event_dict(py, e)).collect::<PyResult<_>>()?;
+        let items: Vec<Bound<'py, PyDict>> = self.inner.history().iter().map(|e| event_dict(py, e)).collect::<PyResult<_>>()?;
         PyList::new(py, items)
     }
 
@@ -394,7 +383,12 @@ impl PyGame {
     }
     /// Plays the rest of the game between trivial players ("random" or "greedy").
     #[pyo3(signature = (players = ("random".to_string(), "random".to_string()), seed = None))]
-    fn play_out<'py>(&mut self, py: Python<'py>, players: (String, String), seed: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyDict>> {
+    fn play_out<'py>(
+        &mut self,
+        py: Python<'py>,
+        players: (String, String),
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let seed: Option<u64> = opt_whole_arg(seed, "seed")?;
         let strategies = strategies(players)?;
         let mut picks = Dice::new(seed_or_random(seed));
@@ -458,7 +452,7 @@ impl PyMatch {
     #[pyo3(signature = (variant = "backgammon", length = None, *, crawford = true, seed = None, cube = true,
                         max_cube = None, score = None, crawford_game = false, **rules),
            text_signature = "(variant='backgammon', length=5, *, crawford=True, seed=None, cube=True, max_cube=64, score=(0, 0), crawford_game=False, **rules)")]
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)] // one parameter per Python argument of Match()
     fn new(
         variant: &str,
         length: Option<&Bound<'_, PyAny>>,
@@ -574,7 +568,12 @@ impl PyMatch {
     }
     /// Plays the rest of the current game between trivial players.
     #[pyo3(signature = (players = ("random".to_string(), "random".to_string()), seed = None))]
-    fn play_out<'py>(&mut self, py: Python<'py>, players: (String, String), seed: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyDict>> {
+    fn play_out<'py>(
+        &mut self,
+        py: Python<'py>,
+        players: (String, String),
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let seed: Option<u64> = opt_whole_arg(seed, "seed")?;
         let strategies = strategies(players)?;
         let variant = self.inner.rules().variant;
@@ -584,7 +583,14 @@ impl PyMatch {
     }
     fn __repr__(&self) -> String {
         let s = self.inner.score();
-        format!("<Match {} to {} score {}-{} game {}>", self.inner.rules().variant.name(), self.inner.length(), s[0], s[1], self.inner.game_number())
+        format!(
+            "<Match {} to {} score {}-{} game {}>",
+            self.inner.rules().variant.name(),
+            self.inner.length(),
+            s[0],
+            s[1],
+            self.inner.game_number()
+        )
     }
 }
 
@@ -650,7 +656,7 @@ fn _parse_position<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDi
 #[pyfunction]
 #[pyo3(signature = (form, position, turn, dice, cube_value, cube_owner, match_length, score, crawford,
                     double_offered, jacoby, beaver, max_cube, names))]
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // one parameter per Python argument
 fn _write_position(
     form: &str,
     position: &PyPosition,
@@ -720,11 +726,16 @@ fn simulate_games<'py>(
     let tallies = py.allow_threads(|| {
         // Share k of the games, one a thread, from its own seed (so the
         // tallies depend on `threads`, as they always have).
-        par_map(threads, threads, || (), |_, k| {
-            let k = k as u64;
-            let n = games / threads as u64 + u64::from(k < games % threads as u64);
-            simulate(rules, n, seed.wrapping_add(k.wrapping_mul(0x9E37_79B9)), strategies)
-        })
+        par_map(
+            threads,
+            threads,
+            || (),
+            |_, k| {
+                let k = k as u64;
+                let n = games / threads as u64 + u64::from(k < games % threads as u64);
+                simulate(rules, n, seed.wrapping_add(k.wrapping_mul(0x9E37_79B9)), strategies)
+            },
+        )
     });
     let mut total = crate::game::players::Tally::default();
     for t in tallies {

@@ -49,17 +49,12 @@ fn option_value(name: &str, value: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
         Ok(OptionValue::Bool(value.extract()?))
     } else if value.is_instance_of::<PyInt>() {
         // A huge int would raise OverflowError: name the option instead.
-        let n: i64 = value
-            .extract()
-            .map_err(|_| PyValueError::new_err(format!("rule option {name}: {value} is out of range")))?;
+        let n: i64 = value.extract().map_err(|_| PyValueError::new_err(format!("rule option {name}: {value} is out of range")))?;
         Ok(OptionValue::Int(n))
     } else if value.is_instance_of::<PyString>() {
         Ok(OptionValue::Str(value.extract()?))
     } else {
-        Err(PyValueError::new_err(format!(
-            "rule option {name} must be a bool, an int or a string, not {}",
-            value.get_type().name()?
-        )))
+        Err(PyValueError::new_err(format!("rule option {name} must be a bool, an int or a string, not {}", value.get_type().name()?)))
     }
 }
 
@@ -80,9 +75,7 @@ fn extract_counts(obj: &Bound<'_, PyAny>, who: &str) -> PyResult<Vec<i64>> {
     if obj.is_instance_of::<PyString>() {
         return Err(PyValueError::new_err(format!("{who} must be a sequence of 25 whole numbers, not a string")));
     }
-    let iter = obj
-        .try_iter()
-        .map_err(|_| PyValueError::new_err(format!("{who} must be a sequence of 25 whole numbers")))?;
+    let iter = obj.try_iter().map_err(|_| PyValueError::new_err(format!("{who} must be a sequence of 25 whole numbers")))?;
     let mut out = Vec::with_capacity(25);
     for (i, item) in iter.enumerate() {
         let item = item?;
@@ -103,9 +96,8 @@ fn whole_number(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
             obj.repr().map(|r| r.to_string()).unwrap_or_default()
         )));
     }
-    obj.extract::<i64>().map_err(|_| {
-        PyValueError::new_err(format!("{what} is {}: out of range", obj.repr().map(|r| r.to_string()).unwrap_or_default()))
-    })
+    obj.extract::<i64>()
+        .map_err(|_| PyValueError::new_err(format!("{what} is {}: out of range", obj.repr().map(|r| r.to_string()).unwrap_or_default())))
 }
 
 /// The integer types of arguments, with their ranges (for the messages).
@@ -135,9 +127,10 @@ pub(crate) fn whole_arg<T: WholeArg>(obj: &Bound<'_, PyAny>, what: &str) -> PyRe
     if obj.is_instance_of::<PyBool>() || !obj.hasattr("__index__")? {
         return Err(PyValueError::new_err(format!("{what} must be a whole number, not {}", repr_of(obj))));
     }
-    obj.extract::<i128>().ok().and_then(|n| T::try_from(n).ok()).ok_or_else(|| {
-        PyValueError::new_err(format!("{what} must be a whole number from {} to {}, not {}", T::LOW, T::HIGH, repr_of(obj)))
-    })
+    obj.extract::<i128>()
+        .ok()
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or_else(|| PyValueError::new_err(format!("{what} must be a whole number from {} to {}, not {}", T::LOW, T::HIGH, repr_of(obj))))
 }
 
 /// `whole_arg` of an optional argument (None stays None).
@@ -180,12 +173,7 @@ impl PyPosition {
     /// A position from two lists of 25 counts in each owner's numbering.
     #[staticmethod]
     #[pyo3(signature = (variant, mine, theirs, **rules))]
-    fn from_arrays(
-        variant: &str,
-        mine: &Bound<'_, PyAny>,
-        theirs: &Bound<'_, PyAny>,
-        rules: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Self> {
+    fn from_arrays(variant: &str, mine: &Bound<'_, PyAny>, theirs: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let rules = rules_from_kwargs(variant, rules)?;
         let mine = extract_counts(mine, "mine")?;
         let theirs = extract_counts(theirs, "theirs")?;
@@ -248,7 +236,7 @@ impl PyPosition {
     }
 
     /// One gul bara cascade step: up to `count` moves of `die`.
-    #[pyo3(signature = (die, count = None, head_used = None))]
+    #[pyo3(signature = (die, count = None, head_used = None), text_signature = "($self, die, count=4, head_used=0)")]
     fn legal_cascade_step(
         &self,
         die: &Bound<'_, PyAny>,
@@ -294,7 +282,7 @@ impl PyPosition {
         self.inner.describe()
     }
 
-    #[allow(clippy::type_complexity)]
+    #[allow(clippy::type_complexity)] // the pickle tuple, spelled out
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, Vec<i64>, Vec<i64>, Bound<'py, PyDict>))> {
         let restore = py.import("tavla._core")?.getattr("_position_from_state")?;
         let (m, t) = arrays_i64(&self.inner);
@@ -403,9 +391,7 @@ impl PyMove {
     /// the number (`[]` for any other move).
     #[getter]
     fn cascade_steps(&self) -> Vec<(u8, PyMove)> {
-        self.cascade
-            .as_ref()
-            .map_or_else(Vec::new, |p| p.numbers.iter().zip(&p.steps).map(|(&n, &m)| (n, PyMove::from(m))).collect())
+        self.cascade.as_ref().map_or_else(Vec::new, |p| p.numbers.iter().zip(&p.steps).map(|(&n, &m)| (n, PyMove::from(m))).collect())
     }
 
     /// Head checkers used in this turn (for a cascade step: in the cascade so far).
@@ -435,7 +421,7 @@ impl PyMove {
 /// The results of many positions at once: an int8 array (N, 2, 25) of all
 /// results one position after another, and offsets (n + 1 of them).
 #[pyfunction]
-#[pyo3(signature = (variant, boards, dice, threads = None, **rules))]
+#[pyo3(signature = (variant, boards, dice, threads = None, **rules), text_signature = "(variant, boards, dice, threads=0, **rules)")]
 fn _legal_positions_many<'py>(
     py: Python<'py>,
     variant: &str,
@@ -448,9 +434,7 @@ fn _legal_positions_many<'py>(
     let rules = rules_from_kwargs(variant, rules)?;
     let boards: Vec<i8> = boards.iter().map(|&b| b as i8).collect();
     let threads = crate::threads_or_all_cores(threads);
-    let (flat, offsets) = py
-        .allow_threads(|| batch::results_many(rules, &boards, &dice, threads))
-        .map_err(value_error)?;
+    let (flat, offsets) = py.allow_threads(|| batch::results_many(rules, &boards, &dice, threads)).map_err(value_error)?;
     let n = *offsets.last().unwrap_or(&0);
     Ok((int8_array(py, &flat, n)?, offsets))
 }

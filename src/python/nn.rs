@@ -7,9 +7,9 @@ use super::{opt_whole_arg, rules_from_kwargs, value_error, whole_arg};
 use pyo3::exceptions::PyValueError;
 
 use crate::batch;
+use crate::nn::encoding::check_inputs;
 use crate::nn::supervised;
 use crate::nn::td::{score_against_random, TdTrainer};
-use crate::nn::encoding::check_inputs;
 use crate::nn::{Mlp, OUTPUTS};
 use crate::position::Position;
 use crate::variant::{Rules, Variant};
@@ -34,7 +34,7 @@ fn td_new_network<'py>(
 /// Trains a network by `games` self-play games; returns the new bytes and stats.
 #[pyfunction]
 #[pyo3(signature = (network, variant, games, seed, rate, trace_decay = 0.0, **rules))]
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // one parameter per Python argument
 fn td_train<'py>(
     py: Python<'py>,
     network: &[u8],
@@ -211,7 +211,7 @@ fn nn_selfplay_flat<'py>(
 #[pyfunction]
 #[pyo3(signature = (network, variant, boards, ply, threads = None, race = None, **rules),
        text_signature = "(network, variant, boards, ply, threads=0, race=None, **rules)")]
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // one parameter per Python argument
 fn nn_label<'py>(
     py: Python<'py>,
     network: &[u8],
@@ -243,7 +243,7 @@ fn nn_label<'py>(
 #[pyfunction]
 #[pyo3(signature = (network, variant, boards, trials, seed, threads = None, **rules),
        text_signature = "(network, variant, boards, trials, seed, threads=0, **rules)")]
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // one parameter per Python argument
 fn nn_rollout_labels<'py>(
     py: Python<'py>,
     network: &[u8],
@@ -273,7 +273,7 @@ fn nn_rollout_labels<'py>(
 /// error of each epoch.
 #[pyfunction]
 #[pyo3(signature = (network, variant, boards, targets, epochs, rate, rate_end, seed, **rules))]
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // one parameter per Python argument
 fn nn_train_supervised<'py>(
     py: Python<'py>,
     network: &[u8],
@@ -319,12 +319,7 @@ fn nn_error(
 /// the crate (numpy, PyTorch) see exactly what the networks see.
 #[pyfunction]
 #[pyo3(signature = (variant, boards, **rules))]
-fn nn_encode<'py>(
-    py: Python<'py>,
-    variant: &str,
-    boards: &[u8],
-    rules: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Bound<'py, PyBytes>> {
+fn nn_encode<'py>(py: Python<'py>, variant: &str, boards: &[u8], rules: Option<&Bound<'_, PyDict>>) -> PyResult<Bound<'py, PyBytes>> {
     let rules = rules_from_kwargs(variant, rules)?;
     let positions = positions_from_flat(rules, boards)?;
     let width = crate::nn::encoding::input_count(rules.variant);

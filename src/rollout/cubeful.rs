@@ -24,15 +24,15 @@ use super::{summarize, RolloutResult};
 use crate::cube::efficiency::{classify, Efficiencies, PositionClass};
 use crate::cube::met::MatchEquityTable;
 use crate::cube::state::{CubeState, Owner};
+use crate::dice::Dice;
 use crate::error::{Error, Result};
+use crate::nn::td::{play_roll, NetPlayer, Nets};
+use crate::nn::OUTPUTS;
 use crate::outcome::{final_evaluation, game_result, Evaluation};
 use crate::parallel::par_map;
-use crate::turn::TurnDriver;
-use crate::nn::td::{play_roll, NetPlayer, Nets};
-use crate::dice::Dice;
-use crate::nn::OUTPUTS;
 use crate::position::{Position, ME};
 use crate::search::cubeful::zero_ply_decision_at;
+use crate::turn::TurnDriver;
 use crate::variant::{Rules, Variant};
 
 /// A game this long is abandoned (never seen in practice) and scores 0.
@@ -72,13 +72,7 @@ pub struct Trajectory {
 /// Plays `start` out to the end with the networks at 0-ply. `first_roll`
 /// fixes the first roll (else it is drawn); `rolls_before` is how many rolls
 /// the game has had (gul bara cascades begin after `cascade_after_rolls`).
-pub fn play_out(
-    nets: Nets,
-    start: &Position,
-    first_roll: Option<(u8, u8)>,
-    rolls_before: u32,
-    rng: &mut Dice,
-) -> Trajectory {
+pub fn play_out(nets: Nets, start: &Position, first_roll: Option<(u8, u8)>, rolls_before: u32, rng: &mut Dice) -> Trajectory {
     let mut turns = Vec::with_capacity(128);
     if let Some((mover_won, points)) = game_result(start) {
         let points = points as i32;
@@ -189,10 +183,15 @@ fn trial_rng(seed: u64, t: usize) -> Dice {
 /// `trials` games from `start` on `threads` threads, trial `t` opening with
 /// the `t mod 36`-th roll; the same games whatever the thread count.
 pub fn trajectories(nets: Nets, start: &Position, rolls_before: u32, trials: usize, seed: u64, threads: usize) -> Vec<Trajectory> {
-    par_map(trials, threads, || (), |_, t| {
-        let first = ((t % 36 / 6) as u8 + 1, (t % 6) as u8 + 1);
-        play_out(nets, start, Some(first), rolls_before, &mut trial_rng(seed, t))
-    })
+    par_map(
+        trials,
+        threads,
+        || (),
+        |_, t| {
+            let first = ((t % 36 / 6) as u8 + 1, (t % 6) as u8 + 1);
+            play_out(nets, start, Some(first), rolls_before, &mut trial_rng(seed, t))
+        },
+    )
 }
 
 /// The cubeless rollout result of played-out games.
@@ -209,10 +208,8 @@ pub fn cubeless_result(games: &[Trajectory]) -> RolloutResult {
 
 /// The mean and standard error of `cube_points / state.value` over `games`.
 pub fn cubeful_value(games: &[Trajectory], state: &CubeState, first: FirstDecision, policy: &CubePolicy) -> Result<CubefulValue> {
-    let points = games
-        .iter()
-        .map(|g| Ok(cube_points(g, state, first, policy)? as f64 / state.value as f64))
-        .collect::<Result<Vec<f64>>>()?;
+    let points =
+        games.iter().map(|g| Ok(cube_points(g, state, first, policy)? as f64 / state.value as f64)).collect::<Result<Vec<f64>>>()?;
     let n = points.len().max(1) as f64;
     let mean = points.iter().sum::<f64>() / n;
     let var = points.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
@@ -253,7 +250,7 @@ pub struct MatchOutcome {
 /// the Crawford game) to the end, both sides the networks at 0-ply with the
 /// policy's cube decisions. Each game's starter is drawn at random, so every
 /// game is an even one (the table's assumption), whoever won the last.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // a match's settings, taken one by one like selfplay_matches's
 pub fn play_match(
     nets: Nets,
     rules: Rules,
@@ -308,7 +305,7 @@ impl MatchStats {
 
 /// `matches` self-play matches from the same score on `threads` threads;
 /// match `m` has its own dice, so the result does not depend on the threads.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // a match's settings plus how many and on how many threads
 pub fn selfplay_matches(
     nets: Nets,
     rules: Rules,
@@ -320,9 +317,8 @@ pub fn selfplay_matches(
     threads: usize,
     policy: &CubePolicy,
 ) -> Result<MatchStats> {
-    let outcomes = par_map(matches, threads, || (), |_, m| {
-        play_match(nets, rules, length, score, crawford, &mut trial_rng(seed, m), policy)
-    });
+    let outcomes =
+        par_map(matches, threads, || (), |_, m| play_match(nets, rules, length, score, crawford, &mut trial_rng(seed, m), policy));
     let mut stats = MatchStats { wins: 0, matches, games: 0 };
     for o in outcomes {
         let o = o?;
@@ -404,7 +400,8 @@ mod tests {
         let start = crate::nn::td::selfplay_positions(&net, Rules::gulbara(), 2, 4)[1];
         let policy = nardy_policy();
         let owned = CubeState { value: 2, owner: Owner::Opponent, ..CubeState::money() };
-        let cases = [(CubeState::money(), FirstDecision::NoDouble), (CubeState::money(), FirstDecision::DoubleTake), (owned, FirstDecision::Free)];
+        let cases =
+            [(CubeState::money(), FirstDecision::NoDouble), (CubeState::money(), FirstDecision::DoubleTake), (owned, FirstDecision::Free)];
         let one = rollout_cubeful(Nets::one(&net), &start, &cases, 40, 8, 1, &policy).unwrap();
         let three = rollout_cubeful(Nets::one(&net), &start, &cases, 40, 8, 3, &policy).unwrap();
         assert_eq!(one.values, three.values);

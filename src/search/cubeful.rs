@@ -25,7 +25,6 @@
 //! from the tables and the cache.
 
 use super::{filtered, parallel, sort_by_equity, SearchConfig, Worker};
-use crate::dice::rolls as all_rolls;
 use crate::cascade::LATE;
 use crate::cube::bearoff;
 use crate::cube::decision::CubeDecision;
@@ -33,6 +32,7 @@ use crate::cube::efficiency::efficiency;
 use crate::cube::janowski::{self, mwc_after, Chances};
 use crate::cube::met::MatchEquityTable;
 use crate::cube::state::CubeState;
+use crate::dice::rolls as all_rolls;
 use crate::eval::{Evaluation, Evaluator};
 use crate::movegen::Move;
 use crate::position::Position;
@@ -144,7 +144,14 @@ fn static_cubeful<'a>(pos: &'a Position, e: &Evaluation, use_bearoff: bool, met:
 /// otherwise the formulas); match play, as GNU Backgammon does, turns the
 /// exact money values into the cube efficiency they imply (between 0 and the
 /// class's) and uses that in the match formulas.
-fn exact_bearoff_value(table: &bearoff::CubefulBearoff, pos: &Position, p: &Chances, state: &CubeState, met: &MatchEquityTable, x: f64) -> f64 {
+fn exact_bearoff_value(
+    table: &bearoff::CubefulBearoff,
+    pos: &Position,
+    p: &Chances,
+    state: &CubeState,
+    met: &MatchEquityTable,
+    x: f64,
+) -> f64 {
     let Some(exact) = table.no_double(pos, state.owner).map(f64::from) else {
         return janowski::cubeful(p, state, met, x);
     };
@@ -172,7 +179,7 @@ impl Worker<'_> {
     /// searched `plies` deep, and the cubeless evaluation found on the way.
     /// Below the root (`top` false) each state includes that player's
     /// option to double now.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)] // the recursion's state, passed down per ply
     pub(super) fn cubeful_values(
         &mut self,
         pos: &Position,
@@ -206,7 +213,7 @@ impl Worker<'_> {
     /// branch first), and the mover's values after it under each of them;
     /// `plies` is the depth left below. After a cascade's handover the
     /// opponent picks its share by its own value under its first state.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)] // the recursion's state, passed down per ply
     fn best_cubeful_play(
         &mut self,
         pos: &Position,
@@ -357,7 +364,8 @@ pub fn take_point(pos: &Position, e: &Evaluation, state: &CubeState, met: &Match
     let pass = double_pass_value(state, met);
     // The doubler's double/take value when it wins `w` of the games.
     let take = |w: f64| {
-        let at = Chances { win: w, win_gammon: w * wg, win_backgammon: w * wb, lose_gammon: (1.0 - w) * lg, lose_backgammon: (1.0 - w) * lb };
+        let at =
+            Chances { win: w, win_gammon: w * wg, win_backgammon: w * wb, lose_gammon: (1.0 - w) * lg, lose_backgammon: (1.0 - w) * lb };
         let v = janowski::cubeful(&at, &doubled, met, x);
         if state.is_money() {
             2.0 * v
@@ -433,9 +441,8 @@ fn root_values(
     root.static_eval(pos);
     let moves = branches(states, true);
     let all = all_rolls();
-    let (per_roll, nodes) = parallel(evaluator, config, all.len(), |w, k| {
-        w.best_cubeful_play(pos, all[k].0, all[k].1, &moves, config.ply - 1, rolls, met)
-    });
+    let (per_roll, nodes) =
+        parallel(evaluator, config, all.len(), |w, k| w.best_cubeful_play(pos, all[k].0, all[k].1, &moves, config.ply - 1, rolls, met));
     let mut cubeless = Evaluation::default();
     let mut sum = vec![0.0; moves.len()];
     for ((e, values), &(_, _, p)) in per_roll.iter().zip(all.iter()) {
@@ -465,7 +472,7 @@ pub fn analyze_cubeful(
 /// [`analyze_cubeful`] with `rolls` rolls of the game already made: a gul
 /// bara cascade gives one candidate per result of the mover's part, judged
 /// with the opponent's best play of its share.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // analyze_cubeful's arguments plus the rolls already made
 pub fn analyze_cubeful_at(
     evaluator: &dyn Evaluator,
     config: &SearchConfig,

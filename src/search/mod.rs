@@ -35,8 +35,8 @@ pub mod cubeful;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use crate::dice::rolls as all_rolls;
 use crate::cascade::{cascades, pruned_parts, CascadePart};
+use crate::dice::rolls as all_rolls;
 use crate::eval::{exact_evaluation, static_evaluation, Evaluation, Evaluator, Source};
 use crate::movegen::{Move, MoveGen};
 use crate::parallel::par_map_states;
@@ -261,9 +261,12 @@ impl<'a> Worker<'a> {
         if !(self.config.whole_cascades && cascades(pos.rules(), rolls, d1, d2)) {
             let mut plays = Vec::with_capacity(32);
             self.movegen.legal_moves(pos, d1, d2, &mut plays);
-            return plays.into_iter().map(|m| RollChoice { play: m, part: None, replies: vec![m.position.flip()], resolved: true }).collect();
+            return plays
+                .into_iter()
+                .map(|m| RollChoice { play: m, part: None, replies: vec![m.position.flip()], resolved: true })
+                .collect();
         }
-        let mut movegen = std::mem::replace(&mut self.movegen, MoveGen::new());
+        let mut movegen = std::mem::take(&mut self.movegen);
         let keep = self.config.inner_filter.keep.max(2);
         // The root lists every part, unless a number's states run past the
         // configured width (early in a game, with most checkers still
@@ -278,7 +281,12 @@ impl<'a> Worker<'a> {
             .map(|part| {
                 let last = *part.steps.last().expect("a part plays at least one step");
                 let resolved = part.finished() || part.handover.is_empty();
-                RollChoice { play: Move { position: part.position, ..last }, replies: vec![part.position.flip()], part: Some(Arc::new(part)), resolved }
+                RollChoice {
+                    play: Move { position: part.position, ..last },
+                    replies: vec![part.position.flip()],
+                    part: Some(Arc::new(part)),
+                    resolved,
+                }
             })
             .collect();
         if !exact {
@@ -299,7 +307,7 @@ impl<'a> Worker<'a> {
     /// The results of a share (at most `width` states kept after each
     /// number, by 0-ply), as positions where its player rolls next.
     fn share_positions(&mut self, pos: &Position, handover: &[(u8, u8)], width: usize) -> Vec<Position> {
-        let mut movegen = std::mem::replace(&mut self.movegen, MoveGen::new());
+        let mut movegen = std::mem::take(&mut self.movegen);
         let mut score = |positions: &[Position]| self.mover_scores(positions);
         let shares = crate::cascade::pruned_shares(&mut movegen, pos, handover, width, &mut score);
         self.movegen = movegen;
@@ -438,8 +446,7 @@ pub fn evaluate_at(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Posit
         return (e, root.nodes);
     }
     let all = all_rolls();
-    let (values, nodes) =
-        parallel(evaluator, config, all.len(), |w, k| w.best_play_value(pos, all[k].0, all[k].1, config.ply - 1, rolls));
+    let (values, nodes) = parallel(evaluator, config, all.len(), |w, k| w.best_play_value(pos, all[k].0, all[k].1, config.ply - 1, rolls));
     let mut sum = Evaluation::default();
     for (v, &(_, _, p)) in values.iter().zip(all.iter()) {
         sum.add_scaled(v, p as f32);
@@ -495,18 +502,18 @@ pub fn analyze_at(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Positi
 /// `config.ply`.
 pub fn best_share(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position, handover: &[(u8, u8)]) -> (crate::cascade::Share, u64) {
     let mut root = Worker::new(evaluator, config);
-    let mut movegen = std::mem::replace(&mut root.movegen, MoveGen::new());
+    let mut movegen = std::mem::take(&mut root.movegen);
     let mut score = |positions: &[Position]| root.mover_scores(positions);
     let shares = crate::cascade::pruned_shares(&mut movegen, pos, handover, config.cascade_width, &mut score);
     root.movegen = movegen;
     let positions: Vec<Position> = shares.iter().map(|s| s.position).collect();
-    let mut scored: Vec<(f32, usize)> =
-        root.static_evals(&positions).into_iter().enumerate().map(|(k, (e, _))| (e.equity(), k)).collect();
+    let mut scored: Vec<(f32, usize)> = root.static_evals(&positions).into_iter().enumerate().map(|(k, (e, _))| (e.equity(), k)).collect();
     sort_by_equity(&mut scored, |s| s.0);
     let mut nodes = root.nodes;
     if config.ply > 0 && scored.len() > 1 {
         let kept = filtered(&scored, config.root_filter, |s| s.0);
-        let (deep, n) = parallel(evaluator, config, kept, |w, j| w.value(&positions[scored[j].1], config.ply, crate::cascade::LATE).equity());
+        let (deep, n) =
+            parallel(evaluator, config, kept, |w, j| w.value(&positions[scored[j].1], config.ply, crate::cascade::LATE).equity());
         nodes += n;
         for (s, e) in scored.iter_mut().zip(deep) {
             s.0 = e;
@@ -551,7 +558,10 @@ mod tests {
                 let best = legal_moves(&pos, d1, d2)
                     .unwrap()
                     .iter()
-                    .map(|m| { let p = m.position.flip(); ev.evaluate(&p).possible_in(&p).invert() })
+                    .map(|m| {
+                        let p = m.position.flip();
+                        ev.evaluate(&p).possible_in(&p).invert()
+                    })
                     .max_by(|a, b| a.equity().total_cmp(&b.equity()))
                     .unwrap();
                 sum += best.equity() as f64 / 36.0;

@@ -55,7 +55,7 @@ def any_cube_option(args: argparse.Namespace) -> bool:
 
 def cube_from_args(args: argparse.Namespace, info: dict[str, Any], carried: bool) -> tavla.CubeState:
     """The text's cube state (when it records one), then each option given on top."""
-    fields = cube_from_info(info) if carried else dict(
+    fields: dict[str, Any] = cube_from_info(info) if carried else dict(
         value=1, owner=None, match_length=0, score=(0, 0), crawford=False, jacoby=False, beaver=False, max_cube=64)
     if args.match is not None:
         if args.match < 0:
@@ -85,11 +85,10 @@ def cube_from_args(args: argparse.Namespace, info: dict[str, Any], carried: bool
 
 
 def make_engine(position: tavla.Position, ply: int) -> "tavla.Engine":
-    if not hasattr(tavla, "Engine"):
-        raise ValueError("this build of tavla has no engine (tavla.Engine)")
     if not 0 <= ply <= 4:
         raise ValueError(f"--ply must be 0 to 4, not {ply}")
-    return tavla.Engine(position.variant, ply=ply, **dict(position.rules))
+    rules: dict[str, Any] = dict(position.rules)
+    return tavla.Engine(position.variant, ply=ply, **rules)
 
 
 def print_json(data: Any) -> None:
@@ -196,7 +195,7 @@ def run_eval(args: argparse.Namespace) -> int:
     print(f"  win  {e.win * 100:5.1f}%   gammon {e.win_gammon * 100:5.1f}%   backgammon {e.win_backgammon * 100:5.1f}%")
     print(f"  lose {(1 - e.win) * 100:5.1f}%   gammon {e.lose_gammon * 100:5.1f}%   backgammon {e.lose_backgammon * 100:5.1f}%")
     print(f"  cubeless equity {e.equity:+.3f}")
-    if decision is not None:
+    if decision is not None and cube is not None:
         text = f"  cubeful equity  {decision.equity:+.3f}"
         if decision.mwc is not None:
             best = max(decision.mwc[0], min(decision.mwc[1], decision.mwc[2])) if cube.may_double else decision.mwc[0]

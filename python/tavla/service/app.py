@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -19,7 +19,7 @@ from . import positions
 from .config import Settings, settings_from_env
 from .failsafe import Failsafe
 from .games import play_turn
-from .engine_pool import Busy, EnginePool, EngineUnavailable, TimedOut, engine_available
+from .engine_pool import Busy, EnginePool, TimedOut
 from .limits import BodySizeLimit
 from .positions import BadInput, move_out, parse_source, position_out, roll_for
 from ..cube_view import cube_from_info, cube_state
@@ -54,16 +54,19 @@ from .schemas import (
 )
 
 API_VERSION = "1"
+OPENAPI = "/v1/openapi.json"
 TURN = "/v1/turn"
 STATIC = Path(__file__).parent / "static"
 
-BAD_INPUT = {422: {"model": ErrorOut, "description": "the request names an impossible or unreadable position, dice or option"},
+# The routes' documented error answers, in FastAPI's `responses` form.
+Responses = dict[Union[int, str], dict[str, Any]]  # evaluated at import: no "|" on Python 3.9
+BAD_INPUT: Responses = {422: {"model": ErrorOut, "description": "the request names an impossible or unreadable position, dice or option"},
              400: {"model": ErrorOut, "description": "the body is not valid JSON"},
              413: {"model": ErrorOut, "description": "the body is larger than the service accepts"},
              415: {"model": ErrorOut, "description": "the body is not sent as JSON (Content-Type: application/json)"}}
-TURN_ERRORS = {**BAD_INPUT, 422: {"model": ErrorOut, "description": "a broken game record, an illegal move, an "
+TURN_ERRORS: Responses = {**BAD_INPUT, 422: {"model": ErrorOut, "description": "a broken game record, an illegal move, an "
                                    "action the game's phase does not allow, or an impossible position, dice or option"}}
-ENGINE_ERRORS = {503: {"model": ErrorOut, "description": "no engine in this build, or every worker busy"},
+ENGINE_ERRORS: Responses = {503: {"model": ErrorOut, "description": "every worker and queue place busy"},
                  504: {"model": ErrorOut, "description": "the engine ran past the time limit"}}
 
 
@@ -79,7 +82,7 @@ def create_app(settings: Optional[Settings] = None) -> FastAPI:
         title="tavla hint service",
         version=tavla.__version__,
         description="Legal moves, hints, evaluations and engine moves for backgammon, long nardy and gul bara.",
-        openapi_url="/v1/openapi.json",
+        openapi_url=OPENAPI,
         docs_url=None,  # served by add_docs, from the package rather than a CDN
         redoc_url=None,
         lifespan=lifespan,
@@ -126,9 +129,9 @@ def add_docs(app: FastAPI) -> None:
                 "<!DOCTYPE html><html><head><title>tavla hint service - API docs</title></head><body>"
                 "<p>The interactive API docs need Swagger UI's files: "
                 "<code>pip install swagger-ui-bundle-v2</code> (or <code>pip install \"tavla[serve]\"</code>).</p>"
-                f'<p>The API schema is at <a href="{app.openapi_url}">{app.openapi_url}</a>.</p></body></html>')
+                f'<p>The API schema is at <a href="{OPENAPI}">{OPENAPI}</a>.</p></body></html>')
         return get_swagger_ui_html(
-            openapi_url=app.openapi_url, title=f"{app.title} - API docs",
+            openapi_url=OPENAPI, title=f"{app.title} - API docs",
             swagger_js_url=f"{DOCS_FILES}/swagger-ui-bundle.js", swagger_css_url=f"{DOCS_FILES}/swagger-ui.css",
             swagger_favicon_url=f"{DOCS_FILES}/favicon-32x32.png", oauth2_redirect_url=None)
 
@@ -194,10 +197,6 @@ def add_error_answers(app: FastAPI) -> None:
     async def on_bad_input(_request: Request, exc: BadInput):
         return error(422, str(exc))
 
-    @app.exception_handler(EngineUnavailable)
-    async def on_no_engine(_request: Request, exc: EngineUnavailable):
-        return error(503, str(exc))
-
     @app.exception_handler(Busy)
     async def on_busy(_request: Request, exc: Busy):
         return error(503, str(exc), {"Retry-After": "1"})
@@ -259,7 +258,6 @@ async def engine_call(pool: EnginePool, position: Any, ply: int, call: Callable[
     """``call(engine)`` on a worker with that worker's engine for the position and ply; answers the
     result and the seconds it took. The engine's ValueError (bad input it found) becomes a 422, its
     message after ``field`` (the request field at fault, where only one can be)."""
-    pool.require_engine()
 
     def work():
         engine = pool.engine(position, ply)
@@ -280,7 +278,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
 
     @app.get("/v1/health", response_model=HealthOut, tags=["service"])
     async def health():
-        return HealthOut(status="ok", engine=engine_available(), workers=settings.workers, busy=pool.busy)
+        return HealthOut(status="ok", engine=True, workers=settings.workers, busy=pool.busy)
 
     @app.get("/v1/version", response_model=VersionOut, tags=["service"])
     async def version():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, fields, replace
-from typing import Mapping
+from typing import Any, Mapping
 
 
 # The deepest search tavla.Engine runs (it refuses ply 5 and above).
@@ -70,7 +70,7 @@ def settings_from_env(environ: Mapping[str, str] | None = None) -> Settings:
     return replace(Settings(), **changes).check()
 
 
-def with_overrides(base: Settings, **overrides: object) -> Settings:
+def with_overrides(base: Settings, **overrides: Any) -> Settings:
     """``base`` with every override that is not None (flags left unset keep the environment's value)."""
     given = {k: v for k, v in overrides.items() if v is not None}
     return replace(base, **given).check()

@@ -20,20 +20,12 @@ import tavla
 from .config import Settings
 
 
-class EngineUnavailable(RuntimeError):
-    """This build of tavla has no ``tavla.Engine`` (answered 503)."""
-
-
 class Busy(RuntimeError):
     """Every worker and queue place is taken (answered 503)."""
 
 
 class TimedOut(RuntimeError):
     """The engine did not answer within the time limit (answered 504)."""
-
-
-def engine_available() -> bool:
-    return hasattr(tavla, "Engine")
 
 
 class EnginePool:
@@ -47,14 +39,9 @@ class EnginePool:
         # shared by two searches at once, and a worker runs one search at a time.
         self.local = threading.local()
 
-    def require_engine(self) -> None:
-        if not engine_available():
-            raise EngineUnavailable("the engine is not available in this build of tavla (no tavla.Engine)")
-
     def engine(self, position: Any, ply: int) -> Any:
         """This worker's engine for the position's variant and rule options at a ply, made on first
         use (on the worker, since making one may take a while)."""
-        self.require_engine()
         engines = self.local.__dict__.setdefault("engines", {})
         rules = dict(position.rules)
         key = (position.variant, ply, tuple(sorted(rules.items())))

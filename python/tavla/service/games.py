@@ -42,10 +42,13 @@ def new_game(new: NewGame) -> Any:
     except BadInput as e:
         raise BadInput(f"new: {e}") from None
     position = parsed.position
-    start = new.position is not None and new.position.mine is None
+    # A start position: the variant's opening, named by its variant and rules alone.
+    opening = new.position if new.position is not None and new.position.mine is None else None
+    start = opening is not None
     try:
-        if start and not new.rolls and new.starter in (None, new.turn):
-            game = tavla.Game(position.variant, **new.position.rules)
+        if opening is not None and not new.rolls and new.starter in (None, new.turn):
+            rules: dict[str, Any] = dict(opening.rules)
+            game = tavla.Game(position.variant, **rules)
             game.begin(new.turn)
             return game
         from tavla import formats
@@ -70,7 +73,7 @@ def act(game: Any, action: TurnAction) -> None:
             raise BadInput(f"action.roll: {e}") from None
         return
     plays = [("action.play", action.play)] if action.play is not None else [
-        (f"action.plays.{k}", play) for k, play in enumerate(action.plays)]
+        (f"action.plays.{k}", play) for k, play in enumerate(action.plays or [])]
     for field, play in plays:
         try:
             game.play(play)

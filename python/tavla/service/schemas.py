@@ -388,7 +388,8 @@ class EvaluateOut(EvaluationOut):
 
 class HealthOut(BaseModel):
     status: str
-    engine: bool = Field(description="whether tavla.Engine is available (hint, evaluate, engine-move)")
+    engine: bool = Field(description="whether the engine routes (hint, evaluate, engine-move, handover, cube) "
+                                     "answer: always true, every build has the engine")
     workers: int
     busy: int = Field(description="engine calls running or waiting now")
 

@@ -662,8 +662,8 @@ const playsOf = (move) => (move.cascade_steps.length ? move.cascade_steps.map((s
 
 // The engine's choice for the rest of its turn: its play of the roll (in gul bara a cascading double's
 // whole part, which /v1/engine-move chooses at once given the game's rolls), or its best share of what
-// the opponent's cascade handed over (/v1/handover). Without the engine, a random legal play (of a
-// cascade, one step at a time).
+// the opponent's cascade handed over (/v1/handover). While the engine is busy (503), a random legal
+// play (of a cascade, one step at a time).
 async function engineChoice() {
   if (S.engineMode !== "random") {
     const r = S.cascade && S.cascade.handover
@@ -671,7 +671,7 @@ async function engineChoice() {
       : await api("/v1/engine-move", { position: current(), dice: S.dice, rolls: S.rollsBefore, ...cubeful(S.onRoll) });
     if (r.ok) { S.engineMode = "engine"; return { move: r.data.move, plays: playsOf(r.data.move) }; }
     if (r.status !== 503) throw new Error(r.data.error);
-    S.engineMode = "random";   // no engine in this build (or it is busy): fall back, and say so
+    S.engineMode = "random";   // the engine is busy: fall back, and say so
     setModeLabel();
   }
   const move = S.legal[Math.floor(Math.random() * S.legal.length)];
