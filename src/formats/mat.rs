@@ -62,7 +62,8 @@ pub fn read_mat(text: &str) -> Result<MatFile> {
     if text.len() > MAX_BYTES {
         return Err(Error::new(format!("a .mat file of {} bytes is over the {MAX_BYTES}-byte limit", text.len())));
     }
-    let mut reader = Reader { length: None, players: [String::new(), String::new()], crawford: true, jacoby: false, games: Vec::new(), split: 30 };
+    let mut reader =
+        Reader { length: None, players: [String::new(), String::new()], crawford: true, jacoby: false, games: Vec::new(), split: 30 };
     let mut game: Option<GameReader> = None;
     for (k, raw) in text.lines().enumerate() {
         let line_no = k + 1;
@@ -186,8 +187,7 @@ impl Reader {
         let first_score: u32 = line[start..digits_end].parse().map_err(|_| Error::new("a score is not a number"))?;
         let second = &line[digits_end..];
         let (name2, score2) = second.split_once(':').ok_or_else(|| Error::new("no second player in the game header"))?;
-        let second_score: u32 =
-            score2.trim().parse().map_err(|_| Error::new(format!("{:?} is not a score", score2.trim())))?;
+        let second_score: u32 = score2.trim().parse().map_err(|_| Error::new(format!("{:?} is not a score", score2.trim())))?;
         let name1 = line[..parts[0].0].trim().to_string();
         let name2_trimmed = name2.trim();
         let name2_col = digits_end + name2.find(name2_trimmed).unwrap_or(0);
@@ -265,18 +265,15 @@ impl Reader {
         let refuse = |e: Error| Error::new(format!("{who}'s {text:?}: {e}"));
         let lower = text.to_ascii_lowercase();
         if lower.starts_with("wins") {
-            let points: u32 = lower
-                .split_whitespace()
-                .nth(1)
-                .and_then(|n| n.parse().ok())
-                .ok_or_else(|| refuse(Error::new("no number of points")))?;
+            let points: u32 =
+                lower.split_whitespace().nth(1).and_then(|n| n.parse().ok()).ok_or_else(|| refuse(Error::new("no number of points")))?;
             if g.ending.is_some() {
                 return Err(refuse(Error::new("the game already has its result")));
             }
             let Some(result) = game.result() else {
                 // A resignation: the loser gave up a single, gammon or backgammon at the cube's value.
                 let cube = game.cube().value;
-                if points == 0 || points % cube != 0 || points / cube > 3 {
+                if points == 0 || !points.is_multiple_of(cube) || points / cube > 3 {
                     return Err(refuse(Error::new(format!("{points} points is no resignation at a cube of {cube}"))));
                 }
                 g.ending = Some((player, points, true));
