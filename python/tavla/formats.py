@@ -212,4 +212,5 @@ def write_mat(games: Any, names: Tuple[str, str] = ("Player 1", "Player 2"), len
     else:
         played = list(games)
         length = 0 if length is None else length
-    return _write_mat(length, tuple(names), played)
+    first, second = names
+    return _write_mat(length, (str(first), str(second)), played)
