@@ -19,6 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
+from tavla.files import write_atomic
+
 HEADER = 12
 MAGIC = b"TVNN"
 
@@ -54,7 +56,7 @@ def main() -> int:
         blob = average([f.read_bytes() for f in files])
     except ValueError as e:
         p.error(str(e))
-    args.out.write_bytes(blob)
+    write_atomic(args.out, blob)
     print(f"wrote {args.out}: mean of {len(files)} networks ({files[0].name} .. {files[-1].name})")
     return 0
 

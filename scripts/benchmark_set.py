@@ -23,6 +23,7 @@ from typing import Callable
 
 import tavla
 from tavla import _core
+from tavla.files import write_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"]
@@ -49,7 +50,7 @@ def build(args: argparse.Namespace) -> int:
         "trials": args.trials,
         "positions": entries,
     }
-    set_path(args.variant).write_text(json.dumps(doc, indent=0))
+    write_atomic(set_path(args.variant), json.dumps(doc, indent=0))
     print(f"wrote {set_path(args.variant)}")
     return 0
 

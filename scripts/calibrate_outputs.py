@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from tavla import _core
+from tavla.files import write_atomic
 from train_ranking import forward, is_race, network_bytes, read_network  # this folder is on the path when a script runs
 from train_supervised import labels_in_chunks
 
@@ -101,7 +102,7 @@ def main() -> int:
         print(f"{name:>16}: network {before[:, k].mean():.4f} -> {after[:, k].mean():.4f}, "
               f"rollouts {labels[:, k].mean():.4f} (bias {shifts[k]:+.3f})")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_bytes(network_bytes(params))
+    write_atomic(args.out, network_bytes(params))
     print(f"wrote {args.out}: {len(boards)} contact positions, {args.trials} rollouts each")
     return 0
 

@@ -557,8 +557,9 @@ def main() -> None:
                 sys.stdout.flush()
     s = summarize(records)
     print_summary(s)
-    with open(out + ".summary.json", "w") as f:
-        json.dump(s, f, indent=1)
+    from tavla.files import write_atomic  # tavla is importable once _setup_imports has run
+
+    write_atomic(out + ".summary.json", json.dumps(s, indent=1))
 
 
 if __name__ == "__main__" and len(sys.argv) > 1 and sys.argv[1] == "--summary":

@@ -36,6 +36,8 @@ from pathlib import Path
 
 import gnubg_nn
 
+from tavla.files import write_atomic
+
 ROOT = Path(__file__).resolve().parent.parent
 GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
 START = "4HPwATDgc/ABMA"
@@ -228,9 +230,7 @@ def build_fixture(seed: int, out: Path, jobs: int) -> None:
         "cases": entries,
     }
     out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out, "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
+    write_atomic(out, json.dumps(doc, indent=1) + "\n")
     counts: dict[str, int] = {}
     for e in entries:
         key = f"{'match' if e['cube']['match_length'] else 'money'}/{e['gnubg_class_name']}"

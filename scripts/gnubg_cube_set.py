@@ -37,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gnubg_cube_fixture import ROOT, cube, pools, run_gnubg  # noqa: E402
+from tavla.files import write_atomic  # noqa: E402
 
 # (name, cube state, how many)
 STATES = [
@@ -163,14 +164,9 @@ def main() -> int:
         "positions": entries,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    with open(args.out, "w") as f:
-        f.write("{\n")
-        for k, v in doc.items():
-            if k != "positions":
-                f.write(f"{json.dumps(k)}: {json.dumps(v)},\n")
-        f.write('"positions": [\n')
-        f.write(",\n".join(json.dumps(e, separators=(",", ":")) for e in entries))
-        f.write("\n]\n}\n")
+    lines = ["{\n"] + [f"{json.dumps(k)}: {json.dumps(v)},\n" for k, v in doc.items() if k != "positions"]
+    lines += ['"positions": [\n', ",\n".join(json.dumps(e, separators=(",", ":")) for e in entries), "\n]\n}\n"]
+    write_atomic(args.out, "".join(lines))
     print(f"wrote {len(entries)} cases to {args.out}; 0/1/2-ply labelling {label_s:.0f}s, total "
           f"{time.perf_counter() - start:.0f}s")
     return 0

@@ -34,6 +34,7 @@ import numpy as np
 
 import tavla
 from tavla import _core
+from tavla.files import save_npy, write_atomic
 from train_supervised import labels_in_chunks, train_with_held_out  # this folder is on the path when a script runs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,7 +56,7 @@ def race_positions(net: bytes, args: argparse.Namespace, tag: str) -> np.ndarray
     boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
     races = boards[[is_race_to_learn(b) for b in boards]]
     print(f"  {len(races)} races to learn among {len(boards)} self-play positions ({time.perf_counter() - start:.0f}s)")
-    np.save(path, races)
+    save_npy(path, races)
     return races
 
 
@@ -98,7 +99,7 @@ def main() -> int:
     print(f"  train mse by epoch {epochs}")
     print(f"  held-out mse ({len(races) // 10} races): contact network {before:.5f}, race network {after:.5f}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_bytes(race_net)
+    write_atomic(args.out, race_net)
     print(f"wrote {args.out} ({len(race_net)} bytes) in {time.perf_counter() - start:.0f}s")
     return 0
 

@@ -71,6 +71,7 @@ from pathlib import Path
 import numpy as np
 
 from tavla import _core
+from tavla.files import save_npz, write_atomic
 from train_supervised import EQUITY, equities, labels_in_chunks, plays_of_a_roll  # this folder is on the path when a script runs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -163,7 +164,7 @@ def build_set(spec: str, args: argparse.Namespace, race: bytes | None = None) ->
         flat = _core.nn_selfplay_flat(teacher, VARIANT, positions, selfplay_seed)
         boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
         candidates, sizes = decisions(teacher, boards, k, roll_seed, args.threads, race)
-        np.savez(path, boards=candidates, sizes=sizes)
+        save_npz(path, boards=candidates, sizes=sizes)
     labels = labels_in_chunks(
         Path(f"{stem}-labels.npy"), candidates, 50_000,
         lambda part, _at: _core.nn_label(teacher, VARIANT, part.tobytes(), 1, args.threads, race=race),
@@ -432,7 +433,7 @@ def main() -> int:
         params = widen(params, args.hidden, args.seed)
     params = train(params, data, held, args)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_bytes(network_bytes(params))
+    write_atomic(args.out, network_bytes(params))
     print(f"wrote {args.out} ({time.perf_counter() - start:.0f} s in all)")
     return 0
 

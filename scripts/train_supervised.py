@@ -36,6 +36,7 @@ import numpy as np
 
 import tavla
 from tavla import _core
+from tavla.files import save_npy, write_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
@@ -58,7 +59,7 @@ def selfplay(net: bytes, args: argparse.Namespace, seed: int, tag: str) -> np.nd
         return np.load(path)
     flat = _core.nn_selfplay_flat(net, args.variant, args.positions, seed)
     boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
-    np.save(path, boards)
+    save_npy(path, boards)
     return boards
 
 
@@ -106,7 +107,7 @@ def candidates(net: bytes, boards: np.ndarray, args: argparse.Namespace, seed: i
             best = lo + np.argsort(their_equity[lo:hi], kind="stable")[: args.candidates]
             parts.append(theirs[best[np.isfinite(their_equity[best])]])
     out = np.concatenate(parts) if parts else np.zeros((0, 2, 25), dtype=np.int8)
-    np.save(path, out)
+    save_npy(path, out)
     return out
 
 
@@ -122,7 +123,7 @@ def labels_in_chunks(path: Path, boards: np.ndarray, chunk: int, label_part: Cal
         parts.append(np.frombuffer(label_part(part, k), dtype=np.float32).reshape(-1, 5))
         progress("labels", k + len(part), len(boards), start)
     labels = np.concatenate(parts)
-    np.save(path, labels)
+    save_npy(path, labels)
     return labels
 
 
@@ -184,7 +185,7 @@ def main() -> int:
         epochs = " ".join(f"{x:.5f}" for x in losses)
         print(f"  train mse by epoch {epochs}; held-out mse {before:.5f} -> {after:.5f}", flush=True)
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_bytes(net)
+        write_atomic(args.out, net)
     print(f"wrote {args.out} ({len(net)} bytes) after {args.rounds} rounds in {time.perf_counter() - start:.0f}s")
     return 0
 

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from tavla import _core
+from tavla.files import write_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,9 +50,9 @@ def main() -> int:
         net, games, turns, gammons = _core.td_train(
             net, args.variant, args.chunk, args.seed * 1_000_003 + k, rate, trace_decay=args.trace_decay
         )
-        checkpoint.write_bytes(net)
+        write_atomic(checkpoint, net)
         if args.snapshots:
-            (args.snapshots / f"chunk-{k + 1:05d}.tnn").write_bytes(net)
+            write_atomic(args.snapshots / f"chunk-{k + 1:05d}.tnn", net)
         done = (k + 1) * args.chunk
         elapsed = time.perf_counter() - start
         score = _core.td_score_vs_random(net, args.variant, args.check_games, 7) if args.check_games else float("nan")
@@ -61,7 +62,7 @@ def main() -> int:
             f"{turns / games:5.1f} turns/game  gammons {gammons / games:.2f}  vs random {score:+.3f}",
             flush=True,
         )
-    out.write_bytes(net)
+    write_atomic(out, net)
     print(f"wrote {out} ({len(net)} bytes) after {chunks * args.chunk} games in {time.perf_counter() - start:.0f}s")
     return 0
 

@@ -24,6 +24,10 @@ from .duel import DuelResult, duel
 
 VARIANTS = ("backgammon", "nardy", "gulbara")
 
+# The most threads a call may ask for: far more than any machine's cores, and far fewer than would make
+# the core fail to start them (a panic) or the system run out of them.
+MAX_THREADS = 1024
+
 __all__ = [
     "Move", "Position", "VARIANTS", "legal_positions_many", "perft", "__version__",
     "Game", "Match", "simulate_games", "formats", "sampling",
@@ -49,6 +53,8 @@ def legal_positions_many(
         raise ValueError(f"positions must hold whole numbers, not {boards.dtype}")
     if boards.size and (boards.min() < -128 or boards.max() > 127):
         raise ValueError("positions hold a count outside -128..127; a point has at most 15 checkers")
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 0 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be a whole number from 0 (all cores) to {MAX_THREADS}, not {threads!r}")
     rolls = np.asarray(dice)
     if rolls.shape != (boards.shape[0], 2):
         raise ValueError(f"dice must have shape ({boards.shape[0]}, 2), not {rolls.shape}")

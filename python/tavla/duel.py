@@ -32,6 +32,9 @@ from ._core import Engine, Game, Move, Position, _duel
 # a minute or more (see the module doc), so a duel would seem to run for ever.
 GNUBG_MAX_PLY = 3
 GNUBG_INSTALL = "pip install gnubg-nn"
+# The most games one duel plays: days of play for engines at 1 ply on all cores; more is a typo (or an
+# overflow) that would otherwise run for ever.
+MAX_GAMES = 100_000_000
 
 
 class MissingPackage(ImportError):
@@ -176,7 +179,7 @@ def duel(
 
     ``rules`` are rule options of the variant (the Rust game loop only; duels
     with gnubg play standard backgammon)."""
-    games = _whole_number(games, "games", 1)
+    games = _whole_number(games, "games", 1, MAX_GAMES)
     seed = _whole_number(seed, "seed", 0, 2**64 - 1)
     threads = _whole_number(threads, "threads", 0, 4096)
     players = (parse_player(player0, variant), parse_player(player1, variant))

@@ -16,6 +16,7 @@ import tavla
 
 from .board import draw
 from .cube_view import candidate_lines, cube_for_game, decision_lines, game_cube_rules
+from .files import write_atomic
 
 HELP = """commands:
   <move>      e.g. 24/18 13/11, bar/22*, 6/off(2); or one part at a time
@@ -558,8 +559,7 @@ def play(variant: str, length: int, seed: Optional[int], cube: bool, beaver: boo
         return Session(table, out, read, EnginePlayer(game.variant, dict(game.rules))).run()
     finally:
         if save:
-            with open(save, "w", encoding="utf-8") as f:
-                f.write(table.to_json())
+            write_atomic(save, table.to_json())  # whole or not at all: an older record is never half overwritten
             print(f"Record saved to {save}.", file=out)
 
 

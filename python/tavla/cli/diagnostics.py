@@ -20,6 +20,12 @@ def add_bench_arguments(p: argparse.ArgumentParser) -> None:
 def run_bench(args: argparse.Namespace) -> int:
     from .._core import _bench
 
+    # The core takes plain small ints: out of range they would escape as OverflowError, not an error message.
+    for ply in args.plies:
+        if not 0 <= ply <= 4:
+            raise ValueError(f"--plies takes plies 0 to 4, not {ply}")
+    if not 0 <= args.threads <= tavla.MAX_THREADS:
+        raise ValueError(f"--threads must be 0 (all cores) to {tavla.MAX_THREADS}, not {args.threads}")
     rows = _bench(args.variant or list(tavla.VARIANTS), args.plies, args.threads)
     print(f"{'variant':<11} {'pos':>3} {'dice':>4} {'ply':>3} {'nodes':>10} {'ms':>9} {'nodes/s':>11}  best")
     for variant, k, (d1, d2), ply, nodes, seconds, best in rows:
@@ -41,6 +47,8 @@ def run_bearoff(args: argparse.Namespace) -> int:
     from .._core import _bearoff_info
 
     home = parse_counts(args.home, "--home")
+    if any(not 0 <= n <= 15 for n in home):
+        raise ValueError(f"--home counts are 0 to 15 checkers, not {args.home!r}")
     seconds, dist, mean = _bearoff_info(args.variant, home, **dict(args.rule or []))
     print(f"{args.variant} bear-off tables ready in {seconds:.2f} s")
     print(f"home {home}: expected {mean:.4f} rolls to bear off")

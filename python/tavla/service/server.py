@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
+import signal
 import sys
-from typing import Optional
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator, Optional
 
 import uvicorn
 
@@ -38,15 +42,47 @@ class BannerServer(uvicorn.Server):
                   f"schema at /v1/openapi.json)", flush=True)
 
 
+# Seconds a stop (Ctrl-C, SIGTERM) waits for the requests in flight beyond the engine's time limit (which
+# bounds every engine call): enough to write their answers. A client still sending its body then (a slow or
+# stalled upload) has its connection closed, so that it cannot hold the stop up for ever.
+SHUTDOWN_GRACE = 5
+
+
+def shutdown_timeout(settings: Settings) -> int:
+    """How long a stop waits for requests in flight before it cancels them (uvicorn takes whole seconds)."""
+    return math.ceil(settings.time_limit) + SHUTDOWN_GRACE
+
+
 def server_for(settings: Settings, access_log: bool = True) -> BannerServer:
     """The uvicorn server of the service: errors and warnings logged, and one access-log line per
-    request unless ``access_log`` is False."""
+    request unless ``access_log`` is False. A stop lets the requests in flight finish, up to
+    ``shutdown_timeout``."""
     config = uvicorn.Config(create_app(settings), host=settings.host, port=settings.port, log_level="warning",
-                            access_log=access_log, server_header=False)
+                            access_log=access_log, server_header=False,
+                            timeout_graceful_shutdown=shutdown_timeout(settings))
     if access_log:
         # log_level "warning" keeps uvicorn's start-up chatter out; the access log logs at INFO.
         logging.getLogger("uvicorn.access").setLevel(logging.INFO)
     return BannerServer(config, settings.host)
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (how a process manager or a container stops the service) ends ``tavla serve`` as Ctrl-C does:
+    uvicorn shuts down gracefully on either, then raises the signal again once done; by default SIGTERM
+    would then kill the process (exit status -15), this makes it a KeyboardInterrupt, and exit status 0."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -64,10 +100,11 @@ def serve(args: argparse.Namespace) -> int:
     )
     server = server_for(settings, access_log=not getattr(args, "quiet", False))
     try:
-        server.run()
+        with terminate_as_interrupt():
+            server.run()
     except SystemExit as e:  # uvicorn exits when it cannot bind; it has logged why
         return e.code if isinstance(e.code, int) else 1
-    except KeyboardInterrupt:  # Ctrl-C is how the service is stopped: uvicorn has shut down cleanly
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM is how the service is stopped: uvicorn has shut down cleanly
         return 0
     if not server.started:
         print(f"tavla serve: could not listen on {settings.host}:{settings.port}", file=sys.stderr)
