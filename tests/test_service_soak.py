@@ -34,6 +34,11 @@ def report() -> Report:
                     cheap_p99_ms=1500)
 
 
+# "RSS flat" is not asserted in this short run: the first concurrent gul bara searches raise the
+# high-water mark by hundreds of MiB within the first minute (benches/README.md, "Service soak"), so
+# 20 seconds cannot tell that from a leak; scripts/soak_service.py judges it over minutes.
+
+
 def outcome(report: Report, name: str) -> tuple[bool, str]:
     found = [(ok, detail) for check, ok, detail in report.checks if check == name]
     assert found, f"the soak made no check named {name!r}: {[c for c, _, _ in report.checks]}"
@@ -42,7 +47,7 @@ def outcome(report: Report, name: str) -> tuple[bool, str]:
 
 @pytest.mark.parametrize("check", ["no 500", "503/504 only with reason", "every answer as expected",
                                    "deep searches stopped at the limit", "pool recovers",
-                                   "cheap routes quick under load", "RSS flat", "server log"])
+                                   "cheap routes quick under load", "server log"])
 def test_soak_check(report, check):
     ok, detail = outcome(report, check)
     assert ok, f"{check}: {detail}\n\n{report.text()}"
