@@ -32,6 +32,11 @@ pub fn write(s: &Snapshot, names: [&str; 2]) -> Result<String> {
             return Err(Error::new(format!("a FIBS name must be non-empty without ':' or spaces, not {n:?}")));
         }
     }
+    if s.stakes.match_length == UNLIMITED {
+        return Err(Error::new(format!(
+            "a FIBS board's match length {UNLIMITED} means unlimited (money) play: a {UNLIMITED}-point match cannot be written"
+        )));
+    }
     let me = s.checkers(0);
     let opp = s.checkers(1);
     // You are X (negative) moving 24 -> 1: your point p is index p, your bar 25,
@@ -118,6 +123,12 @@ pub fn parse(text: &str) -> Result<FibsBoard> {
     if direction != 1 && direction != -1 {
         return Err(Error::new(format!("the FIBS direction must be 1 or -1, not {direction}")));
     }
+    if let Some(i) = board.iter().position(|n| !(-15..=15).contains(n)) {
+        return Err(Error::new(format!(
+            "the FIBS board's place {i} holds {} checkers: a player has only 15",
+            board[i]
+        )));
+    }
     let mut me = [0i64; 25];
     let mut opp = [0i64; 25];
     for (idx, &n) in (1usize..).zip(&board[1..=24]) {
@@ -157,10 +168,10 @@ pub fn parse(text: &str) -> Result<FibsBoard> {
         }
     };
     let money = length == UNLIMITED as i64;
-    if !money && length <= 0 {
+    if !money && !(1..=u32::MAX as i64).contains(&length) {
         return Err(Error::new(format!("the FIBS match length {length} is impossible")));
     }
-    if score.iter().any(|&s| s < 0) {
+    if score.iter().any(|&s| !(0..=u32::MAX as i64).contains(&s)) {
         return Err(Error::new(format!("the FIBS scores {score:?} are impossible")));
     }
     let position = Snapshot::position_from_players(Rules::backgammon(), [&me, &opp], player)
@@ -221,5 +232,33 @@ mod tests {
         assert_eq!(back.snapshot, s);
         assert!(parse("board:a:b:1").unwrap_err().to_string().contains("53 fields"));
         assert!(write(&s, ["a b", "c"]).is_err());
+    }
+
+    /// The published example with some fields (index, new text) replaced.
+    fn example_with(changes: &[(usize, &str)]) -> String {
+        let text = "board:mpgnu:buster:17:0:2:0:0:0:2:1:4:3:0:1:0:1:0:0:2:0:0:0:0:0:1:-2:-2:-1:-4:-4:0:-1:3:6:0:0:1:1:1:0:-1:1:25:0:2:0:0:0:2:2:0:0";
+        let mut f: Vec<&str> = text.split(':').collect();
+        for &(i, v) in changes {
+            f[i] = v;
+        }
+        f.join(":")
+    }
+
+    #[test]
+    fn impossible_boards_are_refused_by_name() {
+        let e = |changes: &[(usize, &str)]| parse(&example_with(changes)).unwrap_err().to_string();
+        // Found by fuzzing (fuzz/corpus/fibs/crash-doubled-with-dice): "was
+        // doubled" with dice on the board read as a double offered after the roll.
+        assert!(e(&[(32, "1"), (35, "3"), (36, "6"), (40, "1")]).contains("cannot be dice"));
+        // A count of i64::MIN overflowed `n * colour` (a panic with overflow checks).
+        assert!(e(&[(7, "-9223372036854775808")]).contains("only 15"));
+        assert!(e(&[(6, "16")]).contains("only 15"));
+        // Lengths and scores past u32 were truncated into another match.
+        assert!(e(&[(3, "4294967313")]).contains("match length"));
+        assert!(e(&[(5, "4294967298")]).contains("scores"));
+        // 9999 reads as money play, so a 9999-point match is not written as one.
+        let mut s = Snapshot::new(Position::start(Rules::backgammon()));
+        s.stakes = Stakes { match_length: UNLIMITED, score: [0, 0], crawford_game: false };
+        assert!(write(&s, ["a", "b"]).unwrap_err().to_string().contains("9999"));
     }
 }

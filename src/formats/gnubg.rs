@@ -199,9 +199,20 @@ pub fn decode_match_key(id: &str) -> Result<MatchKey> {
     Ok(m)
 }
 
+/// The largest match length or score a Match ID's 15-bit fields hold.
+const MAX_FIELD: u32 = (1 << 15) - 1;
+
 /// The Match ID of a snapshot (game state "playing").
 pub fn match_id(s: &Snapshot) -> Result<String> {
     require_backgammon(s.rules(), "a GNU Backgammon match ID")?;
+    // The match length and the scores have 15 bits each: refuse what they
+    // cannot hold rather than write a different match.
+    let stakes = [s.stakes.match_length, s.stakes.score[0], s.stakes.score[1]];
+    if let Some(big) = stakes.iter().find(|&&n| n > MAX_FIELD) {
+        return Err(Error::new(format!(
+            "a GNU Backgammon match ID holds match lengths and scores up to {MAX_FIELD}, not {big}"
+        )));
+    }
     let dice = s.dice.unwrap_or([0, 0]);
     Ok(encode_match_key(&MatchKey {
         cube_log2: s.cube.value.trailing_zeros() as u8,
@@ -302,5 +313,20 @@ mod tests {
         assert!(position_from_id(r, "/////////////w").unwrap_err().to_string().contains("15 checkers"));
         assert!(position_from_id(Rules::nardy(), "4HPwATDgc/ABMA").unwrap_err().to_string().contains("short backgammon"));
         assert!(decode_match_key("cAgA").unwrap_err().to_string().contains("12 characters"));
+    }
+
+    #[test]
+    fn what_a_match_id_cannot_say_is_refused() {
+        // Found by fuzzing (fuzz/corpus/gnubg/crash-double-with-dice): a
+        // double offered with dice rolled, which no game reaches; it was read
+        // and then written to an XGID as a plain double, losing the dice.
+        let e = parse_gnubg_id("4HPwATDgc/ABMA:MZAEFAAAAAAA").unwrap_err().to_string();
+        assert!(e.contains("cannot be dice"), "{e}");
+        // A match longer than the 15-bit field was written as a shorter one.
+        let mut s = Snapshot::new(Position::start(Rules::backgammon()));
+        s.stakes = Stakes { match_length: 1_777_777_777, score: [0, 2], crawford_game: false };
+        assert!(match_id(&s).unwrap_err().to_string().contains("up to 32767"));
+        s.stakes = Stakes { match_length: 32_767, score: [32_766, 2], crawford_game: false };
+        assert_eq!(parse_gnubg_id(&gnubg_id(&s).unwrap()).unwrap().stakes, s.stakes);
     }
 }

@@ -66,8 +66,12 @@ pub fn cube_rules_from_json(v: Option<&Value>) -> Result<CubeRules> {
     c.beaver = opt_bool(obj, "beaver", c.beaver)?;
     c.jacoby = opt_bool(obj, "jacoby", c.jacoby)?;
     c.max_value = opt_u32(obj, "max_value", c.max_value)?;
-    if !c.max_value.is_power_of_two() {
-        return Err(Error::new(format!("cube_rules.max_value must be a power of two, not {}", c.max_value)));
+    if !c.max_value.is_power_of_two() || c.max_value > crate::cube::state::MAX_CUBE {
+        return Err(Error::new(format!(
+            "cube_rules.max_value must be a power of two up to {}, not {}",
+            crate::cube::state::MAX_CUBE,
+            c.max_value
+        )));
     }
     Ok(c)
 }
@@ -281,5 +285,10 @@ mod tests {
         assert!(e(&format!("{ok}, \"match_length\": 5, \"score\": [5, 0]}}")).contains("past the match length"));
         assert!(e(&format!("{ok}, \"off\": [1, 0]}}")).contains("off[0]"));
         assert!(e(&format!("{ok}, \"rules\": {{\"koks\": 3}}}}")).contains("koks"));
+        // Issue 24: a limit past 2^15 was read, and then written as an XGID
+        // that does not read back (found reviewing after fuzzing); a double
+        // offered with dice is what the fuzzer found in Match IDs and FIBS.
+        assert!(e(&format!("{ok}, \"cube_rules\": {{\"max_value\": 65536}}}}")).contains("up to 32768"));
+        assert!(e(&format!("{ok}, \"double_offered\": true, \"dice\": [3, 1]}}")).contains("cannot be dice"));
     }
 }

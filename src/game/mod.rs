@@ -23,6 +23,7 @@ pub mod players;
 pub mod result;
 pub mod snapshot;
 
+use crate::cube::state::MAX_CUBE;
 use crate::dice::Dice;
 use crate::error::{Error, Result};
 use crate::movegen::{check_die, Move, Play};
@@ -174,9 +175,6 @@ impl Game {
         if s.position.is_game_over() {
             return Err(Error::new("the position is already over: a player has borne off all its checkers"));
         }
-        if s.double_offered && s.dice.is_some() {
-            return Err(Error::new("a double is offered before rolling, so there cannot be dice as well"));
-        }
         game.board = TurnDriver::new(*s.rules(), s.position, s.turn, rolls, starter);
         game.cube = s.cube;
         game.phase = Phase::Roll;
@@ -211,8 +209,9 @@ impl Game {
         } else if stakes.crawford_game || stakes.score != [0, 0] {
             return Err(Error::new("a score and the Crawford game need a match length above 0"));
         }
-        if !cube.max_value.is_power_of_two() || cube.max_value < 1 {
-            return Err(Error::new(format!("the cube limit must be a power of two, not {}", cube.max_value)));
+        if !cube.max_value.is_power_of_two() || cube.max_value > MAX_CUBE {
+            // A limit past 2^15 would let the cube's value overflow as it doubles.
+            return Err(Error::new(format!("the cube limit must be a power of two up to {MAX_CUBE}, not {}", cube.max_value)));
         }
         Ok(())
     }

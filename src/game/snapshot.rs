@@ -5,6 +5,7 @@
 //! knows nothing of texts.
 
 use super::{Cube, CubeRules, Game, Phase, Stakes};
+use crate::cube::state::MAX_CUBE;
 use crate::error::{Error, Result};
 use crate::position::Position;
 use crate::variant::Rules;
@@ -80,8 +81,20 @@ impl Snapshot {
             for x in d {
                 crate::movegen::check_die(x as i64)?;
             }
+            if self.double_offered {
+                // A double comes before the roll; the forms that can say
+                // both (a Match ID, a FIBS board, JSON) must not.
+                return Err(Error::new("a double is offered before rolling, so there cannot be dice as well"));
+            }
         }
-        if !self.cube.value.is_power_of_two() || self.cube.value > self.cube_rules.max_value.max(1 << 15) {
+        let limit = self.cube_rules.max_value;
+        if !limit.is_power_of_two() || limit > MAX_CUBE {
+            // An XGID writes the limit as its log2 and reads 15 at most, a
+            // Match ID's cube field has 4 bits, and a cube doubled past 2^31
+            // overflows.
+            return Err(Error::new(format!("the cube limit must be a power of two up to {MAX_CUBE}, not {limit}")));
+        }
+        if !self.cube.value.is_power_of_two() || self.cube.value > MAX_CUBE {
             return Err(Error::new(format!("a cube of {} does not exist", self.cube.value)));
         }
         if self.cube.owner.is_some_and(|o| o > 1) {

@@ -359,3 +359,17 @@ fn gul_bara_head_rule_counts_the_whole_cascade_as_one_turn() {
     assert!(!g.legal_moves().is_empty());
     assert!(g.legal_moves().iter().all(|m| from_head(m) == 0), "the head was used earlier in the cascade");
 }
+
+#[test]
+fn the_cube_limit_is_a_power_of_two_up_to_2_to_15() {
+    // Issue 24's fuzzing: limits past 2^15 were accepted (a position's JSON
+    // then wrote an XGID that does not read back), and with a limit of 2^31
+    // the cube could reach it, where checking one more double computes 2^32.
+    let big = CubeRules { max_value: 1 << 31, ..CubeRules::default() };
+    let e = Game::new(Rules::backgammon(), big, Stakes::money(), 0).unwrap_err().to_string();
+    assert!(e.contains("up to 32768"), "{e}");
+    let top = CubeRules { max_value: 1 << 15, ..CubeRules::default() };
+    assert!(Game::new(Rules::backgammon(), top, Stakes::money(), 0).is_ok());
+    let s = Snapshot { cube_rules: big, ..Snapshot::new(Position::start(Rules::backgammon())) };
+    assert!(s.validate().unwrap_err().to_string().contains("up to 32768"));
+}

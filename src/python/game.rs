@@ -25,8 +25,9 @@ fn seed_or_random(seed: Option<u64>) -> u64 {
 }
 
 fn cube_rules(cube: bool, beaver: bool, jacoby: bool, max_cube: u32) -> PyResult<CubeRules> {
-    if !max_cube.is_power_of_two() {
-        return Err(PyValueError::new_err(format!("max_cube must be a power of two, not {max_cube}")));
+    let most = crate::cube::state::MAX_CUBE;
+    if !max_cube.is_power_of_two() || max_cube > most {
+        return Err(PyValueError::new_err(format!("max_cube must be a power of two up to {most}, not {max_cube}")));
     }
     Ok(CubeRules { enabled: cube, beaver, jacoby, max_value: max_cube })
 }

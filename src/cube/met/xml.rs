@@ -42,9 +42,14 @@ impl Element {
     }
 }
 
+/// How deep elements may nest. gnubg's tables nest four deep; the reader
+/// recurses once a level, so a limit keeps a hostile file (say 200,000
+/// `<a>`s) from overflowing the stack, which aborts the process.
+const MAX_DEPTH: usize = 64;
+
 /// Parses a whole document and returns its root element.
 pub(super) fn parse(input: &str) -> Result<Element> {
-    let mut reader = Reader { input, pos: 0 };
+    let mut reader = Reader { input, pos: 0, depth: 0 };
     reader.skip_misc()?;
     if !reader.rest().starts_with('<') {
         return Err(reader.error("expected an element (this is not XML)"));
@@ -60,6 +65,8 @@ pub(super) fn parse(input: &str) -> Result<Element> {
 struct Reader<'a> {
     input: &'a str,
     pos: usize,
+    /// Elements open around the reader's position.
+    depth: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -152,6 +159,16 @@ impl<'a> Reader<'a> {
 
     /// An element, from its `<` to the end of its end tag.
     fn element(&mut self) -> Result<Element> {
+        if self.depth == MAX_DEPTH {
+            return Err(self.error(&format!("elements nest more than {MAX_DEPTH} deep")));
+        }
+        self.depth += 1;
+        let element = self.element_body();
+        self.depth -= 1;
+        element
+    }
+
+    fn element_body(&mut self) -> Result<Element> {
         self.expect("<")?;
         let name = self.name()?;
         let attributes = self.attributes()?;
@@ -294,6 +311,19 @@ mod tests {
             let err = parse(doc).unwrap_err().to_string();
             assert!(err.contains(wanted), "{doc:?}: {err}");
         }
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        // Issue 24: 200,000 nested elements overflowed the stack (an abort,
+        // which no caller can catch) in the recursive reader.
+        let deep = format!("<met>{}", "<a>".repeat(200_000));
+        let err = parse(&deep).unwrap_err().to_string();
+        assert!(err.contains("nest more than 64 deep"), "{err}");
+        let ok = format!("{}{}", "<a>".repeat(64), "</a>".repeat(64));
+        assert_eq!(parse(&ok).unwrap().name, "a");
+        let too_deep = format!("{}{}", "<a>".repeat(65), "</a>".repeat(65));
+        assert!(parse(&too_deep).is_err());
     }
 
     #[test]
