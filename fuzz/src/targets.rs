@@ -373,8 +373,7 @@ pub fn move_entry(data: &[u8]) {
     let _ = entry::is_partial(&moves, &typed);
     if let Ok(i) = entry::find_move(&pos, &moves, &typed) {
         let again = format_play(&moves[i].play);
-        let j = entry::find_move(&pos, &moves, &again)
-            .unwrap_or_else(|e| panic!("{typed:?} found {again:?}, which is then refused: {e}"));
+        let j = entry::find_move(&pos, &moves, &again).unwrap_or_else(|e| panic!("{typed:?} found {again:?}, which is then refused: {e}"));
         assert_eq!(moves[j].position, moves[i].position, "{typed:?} and {again:?} are different moves");
         assert!(entry::is_partial(&moves, &again).unwrap());
     }

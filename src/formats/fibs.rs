@@ -124,10 +124,7 @@ pub fn parse(text: &str) -> Result<FibsBoard> {
         return Err(Error::new(format!("the FIBS direction must be 1 or -1, not {direction}")));
     }
     if let Some(i) = board.iter().position(|n| !(-15..=15).contains(n)) {
-        return Err(Error::new(format!(
-            "the FIBS board's place {i} holds {} checkers: a player has only 15",
-            board[i]
-        )));
+        return Err(Error::new(format!("the FIBS board's place {i} holds {} checkers: a player has only 15", board[i])));
     }
     let mut me = [0i64; 25];
     let mut opp = [0i64; 25];

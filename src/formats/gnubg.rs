@@ -209,9 +209,7 @@ pub fn match_id(s: &Snapshot) -> Result<String> {
     // cannot hold rather than write a different match.
     let stakes = [s.stakes.match_length, s.stakes.score[0], s.stakes.score[1]];
     if let Some(big) = stakes.iter().find(|&&n| n > MAX_FIELD) {
-        return Err(Error::new(format!(
-            "a GNU Backgammon match ID holds match lengths and scores up to {MAX_FIELD}, not {big}"
-        )));
+        return Err(Error::new(format!("a GNU Backgammon match ID holds match lengths and scores up to {MAX_FIELD}, not {big}")));
     }
     let dice = s.dice.unwrap_or([0, 0]);
     Ok(encode_match_key(&MatchKey {
