@@ -10,9 +10,11 @@ import os
 from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping
 
+from .._core import LIMITS
 
-# The deepest search tavla.Engine runs (it refuses ply 5 and above).
-ENGINE_MAX_PLY = 4
+
+# The deepest search tavla.Engine runs (it refuses any deeper: the core's bound, src/limits.rs).
+ENGINE_MAX_PLY = int(LIMITS["ply"])
 
 
 @dataclass(frozen=True)
