@@ -18,6 +18,8 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-body", type=int, help="largest request body in bytes (default 16384; env TAVLA_MAX_BODY)")
     p.add_argument("--max-game-body", type=int, help="largest /v1/turn body, which carries a game record, in bytes "
                    "(default 262144; env TAVLA_MAX_GAME_BODY)")
+    p.add_argument("--keep-alive", type=int, help="seconds before an idle keep-alive connection is closed "
+                   "(default 5; env TAVLA_KEEP_ALIVE)")
     p.add_argument("--quiet", "--no-access-log", dest="quiet", action="store_true",
                    help="no access log (by default one line per request)")
 

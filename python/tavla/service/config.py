@@ -29,6 +29,7 @@ class Settings:
     max_body: int = 16 * 1024  # bytes; a position with options is well under 2 KiB
     max_game_body: int = 256 * 1024  # bytes for /v1/turn, whose body carries a game record (a long game ~20 KiB)
     max_top: int = 50  # most candidates a hint may ask for
+    keep_alive: int = 5  # seconds an idle keep-alive connection stays open before the server closes it
 
     def check(self) -> "Settings":
         """Refuse settings that cannot work, naming the one at fault."""
@@ -47,6 +48,8 @@ class Settings:
             raise ValueError(f"max body must be at least 256 bytes, not {self.max_body}")
         if self.max_game_body < 256:
             raise ValueError(f"max game body must be at least 256 bytes, not {self.max_game_body}")
+        if not 1 <= self.keep_alive <= 3600:
+            raise ValueError(f"keep alive must be 1 to 3600 seconds, not {self.keep_alive}")
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port must lie in 0..65535, not {self.port}")
         return self

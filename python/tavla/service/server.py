@@ -56,10 +56,12 @@ def shutdown_timeout(settings: Settings) -> int:
 def server_for(settings: Settings, access_log: bool = True) -> BannerServer:
     """The uvicorn server of the service: errors and warnings logged, and one access-log line per
     request unless ``access_log`` is False. A stop lets the requests in flight finish, up to
-    ``shutdown_timeout``."""
+    ``shutdown_timeout``; a keep-alive connection idle for ``settings.keep_alive`` seconds is closed."""
     config = uvicorn.Config(create_app(settings), host=settings.host, port=settings.port, log_level="warning",
                             access_log=access_log, server_header=False,
-                            timeout_graceful_shutdown=shutdown_timeout(settings))
+                            timeout_graceful_shutdown=shutdown_timeout(settings),
+                            # An idle keep-alive connection is closed after this: idle clients hold no socket for ever.
+                            timeout_keep_alive=settings.keep_alive)
     if access_log:
         # log_level "warning" keeps uvicorn's start-up chatter out; the access log logs at INFO.
         logging.getLogger("uvicorn.access").setLevel(logging.INFO)
@@ -97,6 +99,7 @@ def serve(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
         max_body=args.max_body,
         max_game_body=args.max_game_body,
+        keep_alive=getattr(args, "keep_alive", None),
     )
     server = server_for(settings, access_log=not getattr(args, "quiet", False))
     try:
