@@ -373,3 +373,11 @@ fn the_cube_limit_is_a_power_of_two_up_to_2_to_15() {
     let s = Snapshot { cube_rules: big, ..Snapshot::new(Position::start(Rules::backgammon())) };
     assert!(s.validate().unwrap_err().to_string().contains("up to 32768"));
 }
+
+#[test]
+fn a_snapshot_of_a_third_player_is_an_error() {
+    let (a, b) = (arrays(&[(6, 15)]), arrays(&[(6, 15)]));
+    assert!(Snapshot::position_from_players(Rules::backgammon(), [&a, &b], 1).is_ok());
+    let e = Snapshot::position_from_players(Rules::backgammon(), [&a, &b], 2).unwrap_err();
+    assert!(e.to_string().contains("player 2 does not exist"), "{e}");
+}

@@ -422,6 +422,8 @@ impl PyEngine {
     ) -> PyResult<Vec<PyCandidate>> {
         let top = top_count(top)?;
         let rows = self.ranked(py, position, d1, d2, cube, rolls)?;
+        // Never empty: every roll has a play (an empty one when nothing can be played, movegen's
+        // legal_moves), and the search ranks every play of the roll.
         let best = rows[0].2;
         rows.into_iter()
             .take(top.max(1))
@@ -450,6 +452,7 @@ impl PyEngine {
         cube: Option<&PyCubeState>,
         rolls: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyMove> {
+        // Never empty: as in hint.
         Ok(self.ranked(py, position, d1, d2, cube, rolls)?.swap_remove(0).0)
     }
 
@@ -529,6 +532,7 @@ impl PyEngine {
         self.check_cancelled()?;
         let r = py.allow_threads(|| search::analyze(self.evaluator.as_ref(), &self.config, &pos, d1, d2));
         self.check_cancelled()?;
+        // Never empty: as in hint.
         Ok((PyMove::from(r.candidates[0].play), r.nodes))
     }
 
@@ -671,6 +675,7 @@ fn _bearoff_info(
     let tables = py.allow_threads(|| crate::bearoff::tables(rule));
     let seconds = t.elapsed().as_secs_f64();
     let d = tables.one_sided.rolls_to_finish(&h);
+    // A Distribution is a fixed, non-empty array: last is one of its indices.
     let last = d.iter().rposition(|&p| p > 0.0).unwrap_or(0);
     Ok((seconds, d[..=last].to_vec(), tables.one_sided.expected_rolls(&h)))
 }

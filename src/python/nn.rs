@@ -166,6 +166,7 @@ fn targets_from_bytes(targets: &[u8], n: usize) -> PyResult<Vec<[f32; OUTPUTS]>>
     if let Some(k) = floats.iter().position(|v| !(0.0..=1.0).contains(v)) {
         return Err(PyValueError::new_err(format!("target {} of position {} is {}, not a probability", k % 5, k / 5, floats[k])));
     }
+    // chunks_exact yields slices of exactly OUTPUTS values: the conversion to an array cannot fail.
     Ok(floats.chunks_exact(OUTPUTS).map(|c| c.try_into().expect("five")).collect())
 }
 
