@@ -93,10 +93,18 @@ def test_after_a_504_a_cheap_request_is_served_at_once_by_the_same_pool():
                 assert time.monotonic() - start < 1.5
 
 
-def test_the_service_closes_an_idle_keep_alive_connection():
+def closed_after(s: socket.socket) -> float:
+    """Seconds until the server closes the connection ``s`` (reading nothing more from it)."""
+    start = time.monotonic()
+    assert s.recv(4096) == b""
+    return time.monotonic() - start
+
+
+def test_the_service_closes_idle_connections():
     server = start_server(workers=1, queue=1, max_ply=0, time_limit=2.0, extra=("--keep-alive", "1"))
     try:
         host, port = server.url.split("//")[1].rsplit(":", 1)
+        # After an answer: the keep-alive connection is closed after its timeout (1 s), not at once and not never.
         with socket.create_connection((host, int(port)), timeout=10) as s:
             s.sendall(b"GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
             answer = b""
@@ -105,12 +113,23 @@ def test_the_service_closes_an_idle_keep_alive_connection():
                 assert chunk, answer
                 answer += chunk
             assert answer.startswith(b"HTTP/1.1 200"), answer
-            # Then idle: the server closes the connection after its keep-alive timeout (1 s), not at once
-            # and not never.
-            idle = time.monotonic()
-            assert s.recv(4096) == b""
-            waited = time.monotonic() - idle
-            assert 0.5 < waited < 5, waited
+            assert 0.5 < closed_after(s) < 5
+        # A connection that never sends a request (uvicorn alone keeps it open for ever).
+        with socket.create_connection((host, int(port)), timeout=10) as s:
+            assert 0.5 < closed_after(s) < 5
+        # Headers that stop coming half-way.
+        with socket.create_connection((host, int(port)), timeout=10) as s:
+            s.sendall(b"GET /v1/health HTTP/1.1\r\nHo")
+            assert 0.5 < closed_after(s) < 5
+        # A request that is being answered is not cut off: a body sent slowly over 2 s, past the timeout.
+        body = b'{"position": {"variant": "backgammon"}, "dice": [3, 1]}'
+        with socket.create_connection((host, int(port)), timeout=10) as s:
+            s.sendall(b"POST /v1/moves HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n")
+            for k in range(0, len(body), len(body) // 4 + 1):
+                time.sleep(0.5)
+                s.sendall(body[k:k + len(body) // 4 + 1])
+            assert s.recv(4096).startswith(b"HTTP/1.1 200")
     finally:
         assert stop_server(server) == 0
 
