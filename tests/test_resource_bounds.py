@@ -46,6 +46,7 @@ START = tavla.Position.start()
     (lambda: tavla.Engine(met="/dev/zero"), "larger than 1,048,576 bytes"),
     (lambda: core.nn_label(core.td_new_network("backgammon", 4, 0), "backgammon", b"", 1, threads=5000),
      "threads must be 0 to 1024"),
+    (lambda: tavla.sampling.random_positions("backgammon", 10**12), "count must be 0 to 10,000,000"),
     (lambda: tavla.Game(match_length=2**40), "match_length"),
     (lambda: tavla.Match("backgammon", 2**40), "length"),
     (lambda: tavla.CubeState(value=2**40), "value"),
@@ -53,7 +54,7 @@ START = tavla.Position.start()
 ], ids=["engine ply", "engine ply huge", "rollout trials", "rollout labels trials", "label ply", "perft depth",
         "perft backgammon 4", "perft nardy 5",
         "simulate threads", "legal_positions_many threads", "duel games", "duel threads", "engine threads",
-        "engine met /dev/zero", "label threads", "game match length",
+        "engine met /dev/zero", "label threads", "random positions", "game match length",
         "match length", "cube value", "from_position rolls"])
 def test_refused_before_work_starts(call, fragment):
     start = time.monotonic()

@@ -7,10 +7,11 @@ Everything is reproducible from the seed.
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any, Iterator
 
-from ._core import Position
+from ._core import LIMITS, Position
 
 
 def random_game(variant: str, rng: random.Random, max_turns: int = 400, **rules: Any) -> Iterator[Position]:
@@ -26,7 +27,17 @@ def random_game(variant: str, rng: random.Random, max_turns: int = 400, **rules:
 
 
 def random_positions(variant: str, count: int, seed: int = 0, **rules: Any) -> list[Position]:
-    """`count` positions sampled from random games (a few from each game)."""
+    """`count` positions sampled from random games (a few from each game); `count` is 0 to
+    ``LIMITS["positions"]`` (10,000,000), refused before any game is played otherwise."""
+    most = int(LIMITS["positions"])
+    try:
+        if isinstance(count, bool):
+            raise TypeError
+        count = operator.index(count)
+    except TypeError:
+        raise ValueError(f"count must be a whole number from 0 to {most:,}, not {count!r}") from None
+    if not 0 <= count <= most:
+        raise ValueError(f"count must be 0 to {most:,}, not {count:,}")
     rng = random.Random(seed)
     out: list[Position] = []
     while len(out) < count:
