@@ -194,7 +194,8 @@ def test_gul_bara_cascade_passes_what_cannot_be_played(base, browser):
     theirs[5] = 1  # their 6-point is my 18-point
     box = browser.find_element(By.ID, "position-text")
     box.clear()
-    box.send_keys(json.dumps({"variant": "gulbara", "mine": mine, "theirs": theirs}))
+    # The project's JSON form (the first side on roll); the test above pastes the deprecated mine/theirs.
+    box.send_keys(json.dumps({"variant": "gulbara", "checkers": [mine[:24], theirs[:24]], "bar": [mine[24], theirs[24]]}))
     record_requests(browser)
     browser.find_element(By.ID, "load-json").click()
     wait(browser, lambda d: state(d)["variant"] == "gulbara" and board_position(d)["bottom"] == mine)

@@ -17,6 +17,7 @@ import tavla
 
 from . import positions
 from .config import Settings, settings_from_env
+from .deprecation import DeprecationHeaders
 from .failsafe import Failsafe
 from .games import play_turn
 from .engine_pool import Busy, EnginePool, TimedOut
@@ -93,6 +94,7 @@ def create_app(settings: Optional[Settings] = None) -> FastAPI:
     app.add_middleware(BodySizeLimit, max_body=settings.max_body,
                        larger={TURN: max(settings.max_body, settings.max_game_body)})
     app.add_middleware(JsonBodyRequired)
+    app.add_middleware(DeprecationHeaders)
     app.add_middleware(Failsafe)  # added last, so it wraps everything else
     add_error_answers(app)
     add_routes(app, settings)
@@ -229,6 +231,18 @@ def cube_in(cube: Optional[CubeIn], field: str = "cube") -> Optional[Any]:
                         jacoby=cube.jacoby, beaver=cube.beaver, max_cube=cube.max_cube)
 
 
+def cube_of(request: Any, parsed: positions.Parsed) -> Optional[Any]:
+    """The cube state a request names: its ``cube``, else the one its position text or JSON records (an
+    XGID, a gnubg ID with its Match ID, a FIBS board, a JSON position with a cube, match length or score),
+    seen from the player on roll; None when neither names one (cubeless)."""
+    if request.cube is not None:
+        return cube_in(request.cube)
+    if parsed.info is None:
+        return None
+    source = next(f for f in ("position", "xgid", "gnubg_id", "fibs") if getattr(request, f, None) is not None)
+    return checked_cube(source, **cube_from_info(parsed.info))
+
+
 def checked_cube(field: str, **fields: Any) -> Any:
     try:
         return cube_state(**fields)
@@ -354,7 +368,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         if request.top > settings.max_top:
             raise BadInput(f"top {request.top} is above this service's maximum {settings.max_top}")
         position = parsed.position
-        cube = cube_in(request.cube)
+        cube = cube_of(request, parsed)
         candidates, seconds = await engine_call(
             pool, position, ply,
             lambda engine: engine.hint(position, d1, d2, top=request.top, cube=cube, rolls=request.rolls))
@@ -388,7 +402,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         d1, d2 = roll_for(parsed, request.dice)
         ply = checked_ply(request.ply, settings)
         position = parsed.position
-        cube = cube_in(request.cube)
+        cube = cube_of(request, parsed)
         move, seconds = await engine_call(pool, position, ply,
                                           lambda engine: engine.best_move(position, d1, d2, cube=cube,
                                                                            rolls=request.rolls))
@@ -422,12 +436,8 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         parsed = parse_source(request)
         ply = checked_ply(request.ply, settings)
         position = parsed.position
-        if request.cube is not None:
-            cube = cube_in(request.cube)
-        elif parsed.info is not None:
-            source = "xgid" if request.xgid is not None else "gnubg_id"
-            cube = checked_cube(source, **cube_from_info(parsed.info))
-        else:
+        cube = cube_of(request, parsed)
+        if cube is None:
             cube = checked_cube("cube")
         decision, seconds = await engine_call(pool, position, ply, lambda engine: engine.cube_decision(position, cube))
         mwc = decision.mwc

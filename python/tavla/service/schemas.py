@@ -22,27 +22,77 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+Counts24 = Annotated[List[Count], Field(min_length=24, max_length=24)]
+Pair = Annotated[List[Annotated[int, Field(ge=0, le=15)]], Field(min_length=2, max_length=2)]
+
+# The JSON position form's keys beyond the checkers (as ``tavla.formats.parse`` reads them).
+PROJECT_CONTEXT_KEYS = ("turn", "dice", "cube", "cube_rules", "match_length", "score", "crawford", "double_offered")
+
+
+class JsonCube(Strict):
+    value: int = Field(1, ge=1, le=32768, description="the cube's value")
+    owner: Optional[Literal[0, 1]] = Field(None, description="the player (0 or 1) who owns the cube; null when centered")
+
+
+class JsonCubeRules(Strict):
+    enabled: Optional[bool] = None
+    beaver: Optional[bool] = None
+    jacoby: Optional[bool] = None
+    max_value: Optional[int] = Field(None, ge=1, le=32768)
+
+
 class PlainPosition(Strict):
-    """The project's plain form, always from the player on roll."""
+    """A position in the project's one JSON form (``tavla.formats.to_json`` writes it, ``tavla show``,
+    ``tavla hint`` and ``tavla.formats.parse`` read it): ``checkers[p][i]`` is player p's count on its own
+    point i + 1, ``bar``/``off`` per player, ``turn`` the player on roll; the dice, the cube and the score
+    are optional. Only ``variant`` with no checkers names the variant's start position. The older
+    ``mine``/``theirs`` form (the player on roll first, 25 counts with the bar last) is still read but
+    deprecated: an answer to a request that uses it carries a ``Deprecation`` header."""
 
     variant: Literal["backgammon", "nardy", "gulbara"] = Field("backgammon")
-    mine: Optional[CountsIn] = Field(
-        None,
-        description="the player on roll: 25 counts in its own numbering (index i = point i+1, index 24 = bar); "
-        "leave out mine and theirs for the start position",
-    )
-    theirs: Optional[CountsIn] = Field(None, description="the opponent: 25 counts in its own numbering")
     rules: Dict[str, RuleValue] = Field(default_factory=dict, description="rule options as RULES.md names them")
+    checkers: Optional[List[Counts24]] = Field(
+        None, min_length=2, max_length=2,
+        description="[player 0's 24 counts, player 1's 24 counts], each in its own numbering (index i = point i+1)")
+    bar: Optional[Pair] = Field(None, description="checkers on the bar: [player 0, player 1]")
+    off: Optional[Pair] = Field(None, description="checkers borne off: [player 0, player 1] (checked when given)")
+    turn: Optional[Literal[0, 1]] = Field(None, description="the player on roll (0 when left out)")
+    dice: Optional[List[Die]] = Field(None, min_length=2, max_length=2, description="the roll to play, if any")
+    cube: Optional[JsonCube] = None
+    cube_rules: Optional[JsonCubeRules] = None
+    match_length: Optional[int] = Field(None, ge=0, le=64, description="match length in points; 0 for money")
+    score: Optional[List[Annotated[int, Field(ge=0, le=64)]]] = Field(
+        None, min_length=2, max_length=2, description="the score: [player 0, player 1]")
+    crawford: Optional[bool] = None
+    double_offered: Optional[bool] = None
+    mine: Optional[CountsIn] = Field(
+        None, json_schema_extra={"deprecated": True},
+        description="deprecated (write checkers and bar): the player on roll's 25 counts in its own numbering "
+        "(index i = point i+1, index 24 = bar)")
+    theirs: Optional[CountsIn] = Field(None, json_schema_extra={"deprecated": True},
+                                       description="deprecated (write checkers and bar): the opponent's 25 counts")
+
+    @property
+    def is_legacy(self) -> bool:
+        return self.mine is not None or self.theirs is not None
+
+    def project_form(self) -> dict[str, Any]:
+        """The fields of the project's JSON form that the request gave, as ``tavla.formats.parse`` reads them."""
+        keys = ("variant", "rules", "checkers", "bar", "off", *PROJECT_CONTEXT_KEYS)
+        given = self.model_dump(include=set(keys), exclude_unset=True)
+        given["variant"] = self.variant
+        return given
 
 
 class PositionSource(Strict):
-    """Exactly one of position, xgid and gnubg_id names the position."""
+    """Exactly one of position, xgid, gnubg_id and fibs names the position."""
 
     position: Optional[PlainPosition] = None
     xgid: Optional[str] = Field(None, max_length=200, description="eXtreme Gammon XGID (backgammon)")
     gnubg_id: Optional[str] = Field(
         None, max_length=200, description="GNU Backgammon 'PositionID:MatchID' or PositionID alone (backgammon)"
     )
+    fibs: Optional[str] = Field(None, max_length=1000, description="a FIBS 'board:...' line (backgammon)")
 
 
 class CubeIn(Strict):
@@ -169,11 +219,11 @@ PlayIn = Annotated[Any, PlainValidator(checked_play), WithJsonSchema({"anyOf": [
 
 class NewGame(PositionSource):
     """A new game: the start position (a ``position`` with only ``variant`` and ``rules``), or a position
-    given as in the other routes (the plain form, ``xgid`` or ``gnubg_id``; dice that an XGID carries are
-    the roll to play)."""
+    given as in the other routes (the JSON form, ``xgid``, ``gnubg_id`` or ``fibs``; dice that the position
+    carries are the roll to play)."""
 
     turn: int = Field(0, ge=0, le=1, description="the player (0 or 1) whose turn it is; the position is seen "
-                      "from this player")
+                      "from this player (a JSON position's own turn, when it gives one, must agree)")
     rolls: Optional[int] = Field(
         None, ge=0, le=100000,
         description="the rolls the game has had before this position (not counting dice the position carries); "
@@ -208,10 +258,17 @@ class TurnRequest(Strict):
 
 
 class PositionOut(BaseModel):
+    """A position from one player's side (the answer says whose): in the project's JSON form with that
+    player as player 0 (``checkers``, ``bar``, ``off``; send it back as a request's ``position``), and in
+    the deprecated ``mine``/``theirs`` form (to be removed)."""
+
     variant: str
-    mine: Counts
-    theirs: Counts
     rules: Dict[str, RuleValue]
+    checkers: List[Counts] = Field(description="[this side's 24 counts, the other side's 24 counts]")
+    bar: List[int]
+    off: List[int]
+    mine: Counts = Field(json_schema_extra={"deprecated": True}, description="deprecated: this side's 25 counts, the bar last")
+    theirs: Counts = Field(json_schema_extra={"deprecated": True}, description="deprecated: the other side's 25 counts, the bar last")
 
 
 class CascadeStepPlayOut(BaseModel):

@@ -54,9 +54,16 @@ async function api(path, body) {
   return { status: r.status, ok: r.ok, data };
 }
 
+// The service's JSON position form, from `first`'s side (no turn given: the first side is on roll).
+// The board keeps each side as 25 counts in its own numbering, the bar last.
+function jsonPosition(variant, rules, first, second) {
+  return { variant, rules, checkers: [first.slice(0, 24), second.slice(0, 24)], bar: [first[24], second[24]] };
+}
+const sideCounts = (position, k) => [...position.checkers[k], position.bar[k]];
+
 function positionFor(side) {
   const other = side === "bottom" ? "top" : "bottom";
-  return { variant: S.variant, mine: S[side], theirs: S[other], rules: S.rules };
+  return jsonPosition(S.variant, S.rules, S[side], S[other]);
 }
 
 const current = () => positionFor(S.onRoll);
@@ -383,8 +390,8 @@ function applyTurn(t, fresh) {
   S.variant = t.variant;
   S.rules = t.position.rules;
   S.onRoll = mover;
-  S[mover] = t.position.mine.slice();
-  S[other] = t.position.theirs.slice();
+  S[mover] = sideCounts(t.position, 0);
+  S[other] = sideCounts(t.position, 1);
   S.pips = { [mover]: t.pips[0], [other]: t.pips[1] };
   setDice(t.cascade_step ? [t.cascade_step[0], t.cascade_step[0]] : t.dice);
   S.cascade = t.cascade_step ? { step: t.cascade_step, left: t.cascade_left, handover: t.is_cascade_handover } : null;
@@ -751,8 +758,8 @@ async function setupGame({ variant = "backgammon", bottom, top, onRoll = "bottom
   S.log = [];
   resetGame();   // at once: nothing of the game before stays shown while the service answers
   showCube();
-  const [mine, theirs] = onRoll === "bottom" ? [bottom, top] : [top, bottom];
-  const t = await tryTurn({ new: { position: { variant, mine, theirs, rules: {} }, turn: seatOf(onRoll) } });
+  const [first, second] = onRoll === "bottom" ? [bottom, top] : [top, bottom];
+  const t = await tryTurn({ new: { position: jsonPosition(variant, {}, first, second), turn: seatOf(onRoll) } });
   if (!t) return;
   S.match = { ...freshMatch(match.length || 0), ...match, score: { bottom: 0, top: 0, ...(match.score || {}) } };
   if ([...$("match-length").options].some((o) => Number(o.value) === S.match.length)) $("match-length").value = String(S.match.length);
@@ -785,7 +792,7 @@ async function init() {
     await readPosition({ position: pos });
   });
   $("copy-json").addEventListener("click", () => {
-    $("position-text").value = JSON.stringify({ variant: S.variant, mine: current().mine, theirs: current().theirs, rules: S.rules });
+    $("position-text").value = JSON.stringify(current());
   });
   $("load-xgid").addEventListener("click", () => { S.mode = "analyse"; setModeLabel(); readPosition({ xgid: $("xgid").value }); });
   const [health, version] = await Promise.all([api("/v1/health"), api("/v1/version")]);
