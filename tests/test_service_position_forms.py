@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import json
 
-import httpx
 import pytest
 
 pytest.importorskip("fastapi", reason="the service needs the serve extra (fastapi, uvicorn)")
 
 import tavla  # noqa: E402
-from serving import check_against_schema, running  # noqa: E402
+from serving import http_client, post_checked_response  # noqa: E402
 from tavla import formats  # noqa: E402
 from tavla.sampling import random_positions  # noqa: E402
 from tavla.service import create_app  # noqa: E402
@@ -21,7 +20,7 @@ from tavla.service import create_app  # noqa: E402
 
 @pytest.fixture(scope="module")
 def client():
-    with running(create_app()) as url, httpx.Client(base_url=url, timeout=20) as c:
+    with http_client(create_app(), timeout=20) as c:
         yield c
 
 
@@ -30,11 +29,7 @@ def openapi(client):
     return client.get("/v1/openapi.json").json()
 
 
-def post(client, openapi, path, body, status=200):
-    r = client.post(path, json=body)
-    assert r.status_code == status, r.text
-    check_against_schema(openapi, "post", path, r)
-    return r
+post = post_checked_response
 
 
 def project_form(position, **context):
