@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Literal, Optional, Tuple, Union
 
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
 from pydantic_core import PydanticCustomError
 from typing_extensions import Annotated
 
@@ -383,17 +383,27 @@ class NewMatch(NewGame):
     max_cube: int = Field(64, ge=1, le=32768, description="the highest cube value (a power of two)")
 
 
+def must_be_true(value: bool) -> bool:
+    if value is not True:
+        raise PydanticCustomError("yes", "give true to ask for this action")
+    return value
+
+
+# An action asked for by naming it: ``"double": true`` (strict: no 1, no "true", and false is refused).
+Yes = Annotated[bool, AfterValidator(must_be_true), WithJsonSchema({"const": True})]
+
+
 class MatchAction(TurnAction):
     """Exactly one of roll, play, plays, double, take, beaver, drop and next_game."""
 
-    double: Optional[Literal[True]] = Field(None, description="the player whose turn it is doubles (before its roll)")
-    take: Optional[Literal[True]] = Field(None, description="the player doubled takes: it owns the cube at twice the "
+    double: Optional[Yes] = Field(None, description="the player whose turn it is doubles (before its roll)")
+    take: Optional[Yes] = Field(None, description="the player doubled takes: it owns the cube at twice the "
                                           "value, and the doubler rolls")
-    beaver: Optional[Literal[True]] = Field(None, description="the player doubled takes and redoubles at once, keeping "
+    beaver: Optional[Yes] = Field(None, description="the player doubled takes and redoubles at once, keeping "
                                             "the cube (money play with beavers)")
-    drop: Optional[Literal[True]] = Field(None, description="the player doubled passes: the doubler wins the game at "
+    drop: Optional[Yes] = Field(None, description="the player doubled passes: the doubler wins the game at "
                                           "the cube's value before the double")
-    next_game: Optional[Literal[True]] = Field(None, description="start the next game once this one is over (the "
+    next_game: Optional[Yes] = Field(None, description="start the next game once this one is over (the "
                                                "match not yet won)")
 
 
