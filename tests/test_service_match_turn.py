@@ -197,7 +197,7 @@ def test_a_match_from_a_position_with_its_stakes(client, openapi):
 
 
 @pytest.mark.parametrize("settings, error", [
-    ({"match_length": 5, "jacoby": True}, "new.jacoby: the Jacoby rule belong"),
+    ({"match_length": 5, "jacoby": True}, "new.jacoby: the Jacoby rule belongs to money play"),
     ({"match_length": 5, "beaver": True}, "new.beaver: beavers belong to money play (match_length 0), not to a 5-point"),
     ({"match_length": 0, "crawford_game": True}, "new.crawford_game: the Crawford game belongs to match play"),
     ({"match_length": 0, "crawford": True}, "new.crawford: the Crawford rule belongs to match play"),
@@ -279,3 +279,15 @@ def test_the_turn_route_is_unchanged(client, openapi):
     assert "game" in t and "match" not in t and t["phase"] == "roll"
     assert post_checked(client, openapi, "/v1/turn", {"game": t["game"], "action": {"double": True}}, 422)[
         "error"].startswith("action.double: Extra inputs are not permitted")
+
+
+def test_a_game_that_opens_with_a_roll_off(client, openapi):
+    # A match record whose game has not begun: a roll is the roll-off, [player 0's die, player 1's].
+    record = json.loads(tavla.Match("backgammon", 3, seed=1).to_json())
+    a = post_checked(client, openapi, ROUTE, {"match": record})
+    assert (a["phase"], a["actions"]) == ("opening_roll", ["roll"])
+    a = act(client, openapi, a, {"roll": [2, 5]})
+    # Backgammon's starter plays the roll-off dice.
+    assert (a["phase"], a["turn"], sorted(a["dice"])) == ("move", 1, [2, 5])
+    tie = act(client, openapi, post_checked(client, openapi, ROUTE, {"match": record}), {"roll": [4, 4]})
+    assert tie["phase"] == "opening_roll"

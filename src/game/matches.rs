@@ -198,11 +198,7 @@ impl Match {
         if crawford_game {
             self.crawford_done = true;
         }
-        let stakes = if self.is_money() {
-            Stakes::money()
-        } else {
-            Stakes { match_length: self.length, score: self.score, crawford_game }
-        };
+        let stakes = if self.is_money() { Stakes::money() } else { Stakes { match_length: self.length, score: self.score, crawford_game } };
         let starter = match self.rules.next_game_starter {
             NextGameStarter::Winner => result.winner,
             NextGameStarter::Alternate => self.game.starter().map(|s| 1 - s),

@@ -10,7 +10,7 @@ record after the action with everything a client needs to draw it and act next.
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import Any, Literal, Optional
 
 import tavla
 from tavla import formats
@@ -29,9 +29,10 @@ from .schemas import (
     TurnAction,
 )
 
+OWNERS: dict[Optional[str], Optional[Literal["me", "opponent"]]] = {"me": "me", "opponent": "opponent", None: None}
 CUBE_ACTIONS = ("double", "take", "beaver", "drop", "next_game")
 MOVE_ACTIONS = ("roll", "play", "plays")
-# The stakes a new match names, as new's fields and as a position text records them.
+# The settings that belong to money play alone.
 MONEY_ONLY = ("jacoby", "beaver")
 
 
@@ -60,8 +61,8 @@ def check_stakes(new: NewMatch, money: bool) -> None:
     else:
         for name in MONEY_ONLY:
             if getattr(new, name):
-                rule = "the Jacoby rule" if name == "jacoby" else "beavers"
-                raise BadInput(f"new.{name}: {rule} belong to money play (match_length 0), not to a "
+                rule = "the Jacoby rule belongs" if name == "jacoby" else "beavers belong"
+                raise BadInput(f"new.{name}: {rule} to money play (match_length 0), not to a "
                                f"{new.match_length}-point match")
 
 
@@ -159,8 +160,9 @@ def match_act(match: Any, action: MatchAction) -> None:
                        f"(given: {', '.join(given) or 'none'})")
     name = given[0]
     if name in MOVE_ACTIONS:
-        if name == "roll" and match.game.phase == "opening_roll":
-            # The first game's opening roll-off: roll[p] is player p's die.
+        if action.roll is not None and match.game.phase == "opening_roll":
+            # A game that opens with a roll-off (after a draw, or a match's first game replayed so): roll[p]
+            # is player p's die.
             try:
                 match.roll_off((action.roll[0], action.roll[1]))
             except ValueError as e:
@@ -206,7 +208,7 @@ def match_out(match: Any) -> MatchTurnOut:
         post_crawford=match.is_post_crawford, next_is_crawford=match.next_is_crawford,
         cube=MatchCubeOut(value=game.cube_value, owner=game.cube_owner, enabled=rules["enabled"],
                           max_cube=rules["max_value"], jacoby=rules["jacoby"], beaver=rules["beaver"]),
-        cube_state=CubeStateOut(value=seen.value, owner=seen.owner, match_length=seen.match_length,
+        cube_state=CubeStateOut(value=seen.value, owner=OWNERS[seen.owner], match_length=seen.match_length,
                                 score=list(seen.score), crawford=seen.crawford, jacoby=seen.jacoby,
                                 beaver=seen.beaver, max_cube=seen.max_cube),
         double_offered=game.phase == "double_offered", decider=game.decider,
