@@ -20,6 +20,7 @@ from .config import Settings, settings_from_env
 from .deprecation import DeprecationHeaders
 from .failsafe import Failsafe
 from .games import play_turn
+from .matches import play_match_turn
 from .engine_pool import Busy, EnginePool, TimedOut
 from .limits import BodySizeLimit
 from .positions import BadInput, move_out, parse_source, position_out, roll_for
@@ -44,6 +45,8 @@ from .schemas import (
     HealthOut,
     HintOut,
     HintRequest,
+    MatchTurnOut,
+    MatchTurnRequest,
     MovesOut,
     MovesRequest,
     PositionInfo,
@@ -57,6 +60,7 @@ from .schemas import (
 API_VERSION = "1"
 OPENAPI = "/v1/openapi.json"
 TURN = "/v1/turn"
+MATCH_TURN = "/v1/match-turn"
 STATIC = Path(__file__).parent / "static"
 
 # The routes' documented error answers, in FastAPI's `responses` form.
@@ -67,6 +71,9 @@ BAD_INPUT: Responses = {422: {"model": ErrorOut, "description": "the request nam
              415: {"model": ErrorOut, "description": "the body is not sent as JSON (Content-Type: application/json)"}}
 TURN_ERRORS: Responses = {**BAD_INPUT, 422: {"model": ErrorOut, "description": "a broken game record, an illegal move, an "
                                    "action the game's phase does not allow, or an impossible position, dice or option"}}
+MATCH_ERRORS: Responses = {**BAD_INPUT, 422: {"model": ErrorOut, "description": "a broken match record, an illegal "
+                           "move, a cube action the rules refuse (double when not allowed, take with nothing offered, a "
+                           "beaver outside money play...), settings that contradict each other, or an impossible position"}}
 ENGINE_ERRORS: Responses = {503: {"model": ErrorOut, "description": "every worker and queue place busy"},
                  504: {"model": ErrorOut, "description": "the engine ran past the time limit"}}
 
@@ -92,7 +99,7 @@ def create_app(settings: Optional[Settings] = None) -> FastAPI:
     app.state.pool = EnginePool(settings)
     # /v1/turn carries a whole game record, which grows with the game.
     app.add_middleware(BodySizeLimit, max_body=settings.max_body,
-                       larger={TURN: max(settings.max_body, settings.max_game_body)})
+                       larger={path: max(settings.max_body, settings.max_game_body) for path in (TURN, MATCH_TURN)})
     app.add_middleware(JsonBodyRequired)
     app.add_middleware(DeprecationHeaders)
     app.add_middleware(Failsafe)  # added last, so it wraps everything else
@@ -347,6 +354,21 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         requests. A broken record, an illegal move or an action the game's phase does not allow answers 422
         naming the field and the reason."""
         return play_turn(request)
+
+    @app.post(MATCH_TURN, response_model=MatchTurnOut, responses=MATCH_ERRORS, tags=["game"])
+    def match_turn(request: MatchTurnRequest):
+        """A match (``match_length`` 1 to 64) or a money session (``match_length`` 0) with the doubling cube,
+        one action at a time, played by ``tavla.Match``: send the match record the previous answer returned (or
+        ``new``, a new match with its settings: match length, Crawford rule, Jacoby, beaver, the cube's limit
+        and the variant's rule options) and an action: ``roll``, ``play`` or ``plays`` as ``/v1/turn`` takes
+        them, ``double``, ``take``, ``beaver``, ``drop`` (pass) or ``next_game``. The answer carries the game as
+        ``/v1/turn`` answers it and the match: the score, the Crawford game and post-Crawford, the cube's value
+        and owner, whether the player on turn may double now and why not, the actions the game takes now, the
+        game's result in points and the match's winner. ``cube_state`` is the cube seen from the player on turn,
+        to send as ``cube`` to ``/v1/cube``, ``/v1/hint`` and ``/v1/engine-move``. The service keeps no match
+        between requests. A broken record or an action the rules refuse answers 422 naming the field and the
+        reason."""
+        return play_match_turn(request)
 
     @app.post("/v1/position", response_model=PositionInfo, responses=BAD_INPUT, tags=["moves"])
     async def read_position(request: PositionRequest):

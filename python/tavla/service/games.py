@@ -99,12 +99,17 @@ def act(game: Any, action: TurnAction) -> None:
 
 def turn_out(game: Any) -> TurnOut:
     """Everything a client needs to draw the game and act next, with the record to send back."""
+    return TurnOut(game=json.loads(game.to_json()), **game_state(game))
+
+
+def game_state(game: Any) -> dict[str, Any]:
+    """The fields of ``GameStateOut``: what to draw and act on next."""
     position = game.position
     phase = game.phase
     step = game.cascade_step
     result = game.result
-    return TurnOut(
-        game=json.loads(game.to_json()), variant=game.variant, phase=phase, turn=game.turn,
+    return dict(
+        variant=game.variant, phase=phase, turn=game.turn,
         position=position_out(position), pips=list(position.pip_count()),
         dice=list(game.dice) if game.dice else None,
         moves=[move_out(m) for m in game.legal_moves()] if phase == "move" else [],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Literal, Optional, Tuple, Union
 
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
 from pydantic_core import PydanticCustomError
 from typing_extensions import Annotated
 
@@ -331,9 +331,9 @@ class GameResultOut(BaseModel):
     ending: str = Field(description='"bore_off", "cube_passed" or "draw"')
 
 
-class TurnOut(BaseModel):
-    game: Dict[str, Any] = Field(description="the game record after the action: send it back as game with the "
-                                 "next action (it replays, tavla.Game.from_json reads it)")
+class GameStateOut(BaseModel):
+    """A game as /v1/turn and /v1/match-turn answer it: what to draw and act on next."""
+
     variant: str
     phase: str = Field(description='"roll", "move" or "over" ("opening_roll" or "double_offered" for a record '
                        'that is in those)')
@@ -357,6 +357,115 @@ class TurnOut(BaseModel):
                               "/v1/engine-move take")
     over: bool
     result: Optional[GameResultOut] = Field(description="how the game ended, once over")
+
+
+class TurnOut(GameStateOut):
+    game: Dict[str, Any] = Field(description="the game record after the action: send it back as game with the "
+                                 "next action (it replays, tavla.Game.from_json reads it)")
+
+
+class NewMatch(NewGame):
+    """A new match (``match_length`` 1 to 64) or money session (``match_length`` 0): its first game from the
+    start position (a ``position`` with only ``variant`` and ``rules``) or from a position given as
+    ``/v1/turn``'s ``new`` takes it. A position text that records the cube and the stakes (an XGID, a JSON
+    position with ``cube``, ``score``, ``match_length``...) gives them; a field here given as well must agree."""
+
+    match_length: int = Field(0, ge=0, le=64, description="points to win the match; 0 for money play")
+    crawford: bool = Field(True, description="the Crawford rule (match play)")
+    crawford_game: bool = Field(False, description="the first game is the Crawford game (match play, a player one "
+                                "point from winning)")
+    score: List[Annotated[int, Field(ge=0, le=100000)]] = Field(
+        default_factory=lambda: [0, 0], min_length=2, max_length=2,
+        description="the score before the first game: [player 0, player 1] (money play: points won so far)")
+    cube: bool = Field(True, description="play with the doubling cube")
+    jacoby: bool = Field(False, description="the Jacoby rule (money play)")
+    beaver: bool = Field(False, description="beavers allowed (money play)")
+    max_cube: int = Field(64, ge=1, le=32768, description="the highest cube value (a power of two)")
+
+
+def must_be_true(value: bool) -> bool:
+    if value is not True:
+        raise PydanticCustomError("yes", "give true to ask for this action")
+    return value
+
+
+# An action asked for by naming it: ``"double": true`` (strict: no 1, no "true", and false is refused).
+Yes = Annotated[bool, AfterValidator(must_be_true), WithJsonSchema({"const": True})]
+
+
+class MatchAction(TurnAction):
+    """Exactly one of roll, play, plays, double, take, beaver, drop and next_game."""
+
+    double: Optional[Yes] = Field(None, description="the player whose turn it is doubles (before its roll)")
+    take: Optional[Yes] = Field(None, description="the player doubled takes: it owns the cube at twice the "
+                                          "value, and the doubler rolls")
+    beaver: Optional[Yes] = Field(None, description="the player doubled takes and redoubles at once, keeping "
+                                            "the cube (money play with beavers)")
+    drop: Optional[Yes] = Field(None, description="the player doubled passes: the doubler wins the game at "
+                                          "the cube's value before the double")
+    next_game: Optional[Yes] = Field(None, description="start the next game once this one is over (the "
+                                               "match not yet won)")
+
+
+class MatchTurnRequest(Strict):
+    """Exactly one of match and new, and optionally one action."""
+
+    match: Optional[Dict[str, Any]] = Field(
+        None, description="the match so far: the match record a previous answer returned, sent back unchanged")
+    new: Optional[NewMatch] = Field(None, description="a new match or money session instead")
+    action: Optional[MatchAction] = Field(None, description="what to do; left out, the answer describes the match "
+                                          "as it is")
+
+
+class MatchCubeOut(BaseModel):
+    value: int
+    owner: Optional[int] = Field(description="the player (0 or 1) who owns the cube; null while centered")
+    enabled: bool = Field(description="the game is played with the cube")
+    max_cube: int
+    jacoby: bool
+    beaver: bool
+
+
+class CubeStateOut(BaseModel):
+    """A cube state in the form /v1/cube, /v1/hint and /v1/engine-move take as ``cube``."""
+
+    value: int
+    owner: Optional[Literal["me", "opponent"]] = Field(description="seen from the player whose turn it is")
+    match_length: int
+    score: List[int] = Field(description="[player whose turn it is, the other]")
+    crawford: bool
+    jacoby: bool
+    beaver: bool
+    max_cube: int
+
+
+class MatchTurnOut(GameStateOut):
+    match: Dict[str, Any] = Field(description="the match record after the action: send it back as match with the next "
+                                  "action (tavla.Match.from_json reads it)")
+    match_length: int = Field(description="points to win; 0 for a money session")
+    money: bool
+    score: List[int] = Field(description="[player 0, player 1], counting the current game once it is over (money: "
+                             "the points won in the session)")
+    game_number: int = Field(description="the current game's number, from 1")
+    games: List[GameResultOut] = Field(description="the results of the games finished before the current one")
+    crawford_rule: bool
+    crawford: bool = Field(description="the current game is the Crawford game: nobody may double")
+    post_crawford: bool = Field(description="the current game comes after the Crawford game")
+    next_is_crawford: bool = Field(description="the current game is over and the next is the Crawford game")
+    cube: MatchCubeOut
+    cube_state: CubeStateOut = Field(description="the cube seen from the player whose turn it is (the doubler while a "
+                                     "double is offered): send it as cube to /v1/cube, /v1/hint and /v1/engine-move")
+    double_offered: bool
+    decider: Optional[int] = Field(description="the player who must answer the double on offer; null when none")
+    may_double: bool = Field(description="the player whose turn it is may double now")
+    why_no_double: Optional[str] = Field(description="why it may not (null when it may)")
+    may_beaver: bool = Field(description="the player doubled may beaver now")
+    why_no_beaver: Optional[str] = Field(description="why it may not (null when it may; also when no double is "
+                                         "offered, the reason says so)")
+    actions: List[str] = Field(description='the actions the game takes now: "roll", "play" (or plays), "double", '
+                               '"take", "beaver", "drop", "next_game"')
+    match_over: bool
+    winner: Optional[int] = Field(description="the match's winner once over; null before, and always in money play")
 
 
 class Probabilities(BaseModel):
