@@ -16,12 +16,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import tavla
 
 from . import positions
+from .analyses import ANALYSES, add_analysis_routes
 from .config import Settings, settings_from_env
 from .deprecation import DeprecationHeaders
 from .failsafe import Failsafe
 from .games import play_turn
 from .matches import play_match_turn
 from .engine_pool import Busy, EnginePool, TimedOut
+from .jobs import JobStore, NoSuchJob, TooManyJobs
 from .limits import BodySizeLimit
 from .positions import BadInput, move_out, parse_source, position_out, roll_for
 from ..cube_view import cube_from_info, cube_state
@@ -85,6 +87,7 @@ def create_app(settings: Optional[Settings] = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         yield
         app.state.pool.close()
+        app.state.jobs.close()
 
     app = FastAPI(
         title="tavla hint service",
@@ -97,14 +100,18 @@ def create_app(settings: Optional[Settings] = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.pool = EnginePool(settings)
-    # /v1/turn carries a whole game record, which grows with the game.
-    app.add_middleware(BodySizeLimit, max_body=settings.max_body,
-                       larger={path: max(settings.max_body, settings.max_game_body) for path in (TURN, MATCH_TURN)})
+    app.state.jobs = JobStore(workers=settings.job_workers, max_jobs=settings.max_jobs,
+                              time_limit=settings.job_time_limit)
+    # /v1/turn carries a whole game record, which grows with the game; /v1/analyses a match file.
+    larger = {path: max(settings.max_body, settings.max_game_body) for path in (TURN, MATCH_TURN)}
+    larger[ANALYSES] = max(settings.max_body, settings.max_match_body)
+    app.add_middleware(BodySizeLimit, max_body=settings.max_body, larger=larger)
     app.add_middleware(JsonBodyRequired)
     app.add_middleware(DeprecationHeaders)
     app.add_middleware(Failsafe)  # added last, so it wraps everything else
     add_error_answers(app)
     add_routes(app, settings)
+    add_analysis_routes(app, settings, app.state.jobs, BAD_INPUT)
     add_docs(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
@@ -213,6 +220,14 @@ def add_error_answers(app: FastAPI) -> None:
     @app.exception_handler(TimedOut)
     async def on_timeout(_request: Request, exc: TimedOut):
         return error(504, str(exc))
+
+    @app.exception_handler(NoSuchJob)
+    async def on_no_job(_request: Request, exc: NoSuchJob):
+        return error(404, f"no job has the id {exc.args[0]!r} (jobs are forgotten an hour after they finish)")
+
+    @app.exception_handler(TooManyJobs)
+    async def on_too_many_jobs(_request: Request, exc: TooManyJobs):
+        return error(503, str(exc), {"Retry-After": "10"})
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http(_request: Request, exc: StarletteHTTPException):

@@ -572,3 +572,29 @@ class VersionOut(BaseModel):
 
 class ErrorOut(BaseModel):
     error: str = Field(description="what is wrong, in words")
+
+
+# ----- jobs: match analysis -----
+
+MAX_MATCH_TEXT = 4 << 20  # characters of a match file (tavla analyze's limit)
+
+
+class AnalysisRequest(Strict):
+    """A match file to analyse, as ``tavla analyze`` does."""
+
+    mat: str = Field(max_length=MAX_MATCH_TEXT, description="a Jellyfish .mat match file's text (backgammon)")
+    ply: Optional[int] = Field(None, ge=0, le=4, description="analysis ply (default: the service's default "
+                               "ply), at most the service's maximum")
+    decisions: bool = Field(False, description="include every decision and every roll's luck in the result")
+
+
+class JobOut(BaseModel):
+    id: str = Field(description="the job's id: GET /v1/analyses/{id} polls it, DELETE cancels it")
+    kind: str = Field(description='what the job does: "analysis"')
+    state: Literal["queued", "running", "done", "failed", "cancelled"]
+    done: int = Field(description="steps done (games analysed)")
+    total: int = Field(description="steps in all (games in the match), 0 until known")
+    result: Optional[Dict[str, Any]] = Field(
+        None, description="once done: what `tavla analyze FILE --json` prints (match_length, final_score, "
+        "players; with decisions, every decision and roll too)")
+    error: Optional[str] = Field(None, description="why a failed or cancelled job stopped")
