@@ -78,6 +78,9 @@ class Decision:
     error: float
     dice: Optional[tuple[int, int]] = None
     mark: Optional[str] = None
+    #: The position the decision was made in, in the package's JSON form (``tavla.formats.to_json``:
+    #: players in the game's order, ``turn`` the player on roll or the doubler, the dice of a play).
+    position: Optional[dict[str, Any]] = None
 
 
 @dataclass
@@ -197,7 +200,9 @@ def _checker_decision(engine, before, after, event, number, rules) -> Iterable[D
     if played is None:
         raise ValueError(f"game {number}: the played {event['play']!r} is not among the engine's plays")
     error = max(0.0, ranked[0].equity - played.equity)
-    return [Decision(number, player, "move", event["play"], str(ranked[0].move), error, dice, mark(error))]
+    # The played move in the engine's notation, as the best one is written (a file's may order it otherwise).
+    return [Decision(number, player, "move", str(played.move), str(ranked[0].move), error, dice, mark(error),
+                     position_json(before, player, dice))]
 
 
 def _luck(engine, before, event, number, rules, opening: bool) -> Roll:
@@ -227,7 +232,7 @@ def _double_decision(engine, before, event, number, rules) -> Decision:
     actual = answered if doubled else d.no_double
     error = max(0.0, best - actual)
     return Decision(number, player, "double" if doubled else "no double", "double" if doubled else "no double",
-                    d.action, error, None, mark(error))
+                    d.action, error, None, mark(error), position_json(before, player, None))
 
 
 def _answer_decision(engine, before, event, number, rules) -> Decision:
@@ -237,7 +242,20 @@ def _answer_decision(engine, before, event, number, rules) -> Decision:
     # From the doubler's side: the taker wants the smaller of DT and DP.
     error = max(0.0, (d.double_take if took else d.double_pass) - min(d.double_take, d.double_pass))
     best = "take" if d.should_take else "pass"
-    return Decision(number, 1 - doubler, event["type"], event["type"], best, error, None, mark(error))
+    return Decision(number, 1 - doubler, event["type"], event["type"], best, error, None, mark(error),
+                    position_json(before, doubler, None))
+
+
+def position_json(game: Any, turn: int, dice: Optional[tuple[int, int]]) -> dict[str, Any]:
+    """``game``'s position (seen from ``turn``, its player on roll or doubler) in the JSON form, with
+    the cube and the score."""
+    from . import formats
+
+    match = game.match_length > 0
+    return json.loads(formats.to_json(game.position, turn=turn, dice=dice, cube_value=game.cube_value,
+                                      cube_owner=game.cube_owner, match_length=game.match_length,
+                                      score=tuple(game.score) if match else (0, 0),
+                                      crawford=bool(game.is_crawford) and match))
 
 
 def analyze_match(engine: Any, mat: dict[str, Any], progress: Optional[Callable[[int, int], None]] = None) -> dict[str, Any]:

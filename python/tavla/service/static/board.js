@@ -43,6 +43,7 @@ const S = {
   adviceAsked: 0,
   result: null,              // how the game ended: {winner, points, multiplier, kind, how}
   pips: null,                // {bottom, top}
+  review: null,              // a match review: {file, result (the analysis), at (the decision shown)}
 };
 
 // ---- the service ----------------------------------------------------------------------------
@@ -826,6 +827,75 @@ async function setupGame({ variant = "backgammon", bottom, top, onRoll = "bottom
   await nextTurn("Game set up.");
 }
 
+// ---- match review: a match file analysed by the service (/v1/analyses), then stepped through --------
+
+async function analyseMatch() {
+  const file = $("match-file").files[0];
+  if (!file) { status("Choose a .mat match file first.", true); return; }
+  const text = await file.text();
+  const started = await api("/v1/analyses", { mat: text, ply: Number($("review-ply").value), decisions: true });
+  if (!started.ok) { status(`Cannot analyse ${file.name}: ${started.data.error}`, true); return; }
+  let job = started.data;
+  $("analyse-match").disabled = true;
+  try {
+    while (job.state === "queued" || job.state === "running") {
+      status(`Analysing ${file.name}: game ${job.done} of ${job.total || "?"}...`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const polled = await api(`/v1/analyses/${job.id}`);
+      if (!polled.ok) { status(`The analysis was lost: ${polled.data.error}`, true); return; }
+      job = polled.data;
+    }
+  } finally {
+    $("analyse-match").disabled = false;
+  }
+  if (job.state !== "done") { status(`The analysis ${job.state}: ${job.error}`, true); return; }
+  S.review = { file: file.name, result: job.result, at: -1 };
+  showReviewSummary();
+  await stepReview(1);
+}
+
+// The decisions the review steps through: every one, or those gnubg would mark.
+function reviewed() {
+  const all = S.review ? S.review.result.decisions : [];
+  return $("review-errors").checked ? all.filter((d) => d.mark) : all;
+}
+
+function showReviewSummary() {
+  const r = S.review.result;
+  const match = r.match_length ? `${r.match_length}-point match` : "money session";
+  const rows = r.players.map((p) => `${p.name}: PR ${p.pr.toFixed(1)}, error rate ${p.error_rate.toFixed(1)}, `
+    + `luck ${fmt(p.luck)}`);
+  $("review-summary").textContent = `${S.review.file}: ${match}, ${r.final_score.join("-")}. ${rows.join("; ")}.`;
+}
+
+// Shows the decision `step` places on from the current one (in the reviewed list).
+async function stepReview(step) {
+  const list = reviewed();
+  if (!S.review || !list.length) {
+    $("review-decision").textContent = S.review ? "No decision to show (no errors marked)." : "";
+    $("review-at").textContent = "";
+    $("review-prev").disabled = $("review-next").disabled = true;
+    return;
+  }
+  const at = Math.max(0, Math.min(list.length - 1, S.review.at + step));
+  S.review.at = at;
+  const d = list[at];
+  S.mode = "analyse";
+  setModeLabel();
+  if (await readPosition({ position: d.position }, d.player)) {
+    // Select the played move: its arrows show what was played, the best one is named beside it.
+    const played = S.legal.findIndex((m) => m.notation === d.played);
+    if (played >= 0) select(played);
+  }
+  const name = S.review.result.players[d.player].name;
+  const dice = d.dice ? ` ${d.dice[0]}${d.dice[1]}` : "";
+  const verdict = d.error > 0 ? `, -${d.error.toFixed(3)}${d.mark ? ` (${d.mark})` : ""}; best ${d.best}` : " (best)";
+  $("review-decision").textContent = `Game ${d.game}, ${name}${dice}: ${d.played}${verdict}`;
+  $("review-at").textContent = `${at + 1} / ${list.length}`;
+  $("review-prev").disabled = at === 0;
+  $("review-next").disabled = at === list.length - 1;
+}
+
 async function init() {
   const dieSelects = [$("d1"), $("d2")];
   for (const s of dieSelects) for (let d = 1; d <= 6; d++) s.appendChild(new Option(String(d), String(d)));
@@ -854,6 +924,10 @@ async function init() {
   $("copy-json").addEventListener("click", () => {
     $("position-text").value = JSON.stringify(current());
   });
+  $("analyse-match").addEventListener("click", analyseMatch);
+  $("review-prev").addEventListener("click", () => stepReview(-1));
+  $("review-next").addEventListener("click", () => stepReview(1));
+  $("review-errors").addEventListener("change", () => { if (S.review) { S.review.at = -1; stepReview(1); } });
   $("load-xgid").addEventListener("click", () => { S.mode = "analyse"; setModeLabel(); readPosition({ xgid: $("xgid").value }); });
   const [health, version] = await Promise.all([api("/v1/health"), api("/v1/version")]);
   S.engineAvailable = health.ok && health.data.engine;
