@@ -23,7 +23,7 @@ fn main() {
     };
     let net: Arc<dyn tavla::eval::Evaluator> = Arc::new(Network::shipped(Variant::GulBara));
     let config = SearchConfig { ply, threads: 1, ..SearchConfig::default() };
-    let whole = EnginePlayer { evaluator: net.clone(), config };
+    let whole = EnginePlayer { evaluator: net.clone(), config: config.clone() };
     let steps = EnginePlayer { evaluator: net, config: SearchConfig { whole_cascades: false, ..config } };
     let t = std::time::Instant::now();
     let records = duel(Rules::gulbara(), [&whole, &steps], 0, pairs, seed, threads);

@@ -11,7 +11,7 @@ use tavla::{Rules, Variant};
 
 fn score(w: BackgammonWeights, games: usize) -> f64 {
     let config = SearchConfig { ply: 0, threads: 1, ..SearchConfig::default() };
-    let pubeval = EnginePlayer { evaluator: Arc::new(PubEval), config };
+    let pubeval = EnginePlayer { evaluator: Arc::new(PubEval), config: config.clone() };
     let mut h = Heuristic::new(Variant::Backgammon);
     h.weights = w;
     let player = EnginePlayer { evaluator: Arc::new(h), config };

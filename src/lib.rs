@@ -34,6 +34,7 @@ pub mod error;
 pub mod eval;
 pub mod formats;
 pub mod game;
+pub mod limits;
 pub mod movegen;
 pub mod nn;
 pub mod notation;

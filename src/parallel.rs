@@ -16,9 +16,11 @@
 //! large buffers, make a job a block of the work rather than one item (see
 //! [`crate::batch::results_many`]: one block a thread).
 //!
-//! `threads` is a count of threads: it is clamped to `1..=n` (0 counts as 1;
-//! callers that take 0 to mean every core resolve it first with
-//! [`crate::threads_or_all_cores`]). One thread runs the jobs on the calling
+//! `threads` is a count of threads: it is clamped to `1..=n` and to
+//! [`MAX_THREADS`] (0 counts as 1; callers that take 0 to mean every core
+//! resolve it first with [`crate::threads_or_all_cores`]), so no call starts
+//! more threads than it has jobs, nor more than the fixed maximum however
+//! many it is asked for (the bindings refuse a larger count with an error). One thread runs the jobs on the calling
 //! thread with no spawn at all (search calls this for every labelled
 //! position); more spawn `threads - 1` scoped threads and the calling thread
 //! works as the last one. A panic in a job stops the others taking new jobs
@@ -33,8 +35,10 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+pub use crate::limits::MAX_THREADS;
+
 /// `work(state, k)` for every job `k` in `0..n` on `threads` threads (at
-/// least 1, at most `n`), each thread with one state from `init`; the results
+/// least 1, at most `n` and [`MAX_THREADS`]), each thread with one state from `init`; the results
 /// in job order.
 pub fn par_map<S: Send, R: Send>(
     n: usize,
@@ -56,7 +60,7 @@ pub fn par_map_states<S: Send, R: Send>(
     if n == 0 {
         return (Vec::new(), Vec::new());
     }
-    let threads = threads.clamp(1, n);
+    let threads = threads.clamp(1, n.min(MAX_THREADS));
     let next = AtomicUsize::new(0);
     // One thread's share: the jobs it ran, with their numbers, and its state.
     let run = || {
@@ -158,6 +162,17 @@ mod tests {
         assert_eq!(states.iter().sum::<usize>(), 3);
         // Zero threads is one.
         assert_eq!(par_map(3, 0, || (), |_, k| k), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn never_more_threads_than_the_maximum() {
+        // Asked for a million threads with jobs enough for them all: at most
+        // MAX_THREADS states (one a thread), where a thread per job asked
+        // would fail to spawn.
+        let n = 4 * MAX_THREADS;
+        let (results, states) = par_map_states(n, 1_000_000, || (), |_, k| k);
+        assert_eq!(results, (0..n).collect::<Vec<_>>());
+        assert!(states.len() <= MAX_THREADS, "{} threads", states.len());
     }
 
     #[test]

@@ -8,9 +8,10 @@
 
 use std::collections::HashSet;
 
+use crate::error::{Error, Result};
 use crate::movegen::MoveGen;
 use crate::position::Position;
-use crate::variant::Rules;
+use crate::variant::{Rules, Variant};
 
 /// The 21 distinct rolls, smaller die first.
 pub const ROLLS: [(u8, u8); 21] = {
@@ -28,6 +29,30 @@ pub const ROLLS: [(u8, u8); 21] = {
     }
     rolls
 };
+
+/// The deepest perft of a variant: one level more is billions of positions
+/// (backgammon's fourth level; the other variants' fifth), hours of work and
+/// more memory than a machine has. Backgammon's third level, 29,420,722
+/// positions, takes minutes and about 2 GB.
+pub fn max_depth(variant: Variant) -> usize {
+    match variant {
+        Variant::Backgammon => 3,
+        Variant::Nardy | Variant::GulBara => crate::limits::MAX_PERFT_DEPTH as usize,
+    }
+}
+
+/// `depth` when perft of `variant` may go that deep (0 to [`max_depth`]),
+/// else an error saying how deep it may go: checked before any work starts.
+pub fn check_depth(variant: Variant, depth: i64) -> Result<usize> {
+    let most = max_depth(variant);
+    if depth < 0 {
+        return Err(Error::new(format!("perft depth {depth} is negative: give 0 to {most} turns")));
+    }
+    if depth as u64 > most as u64 {
+        return Err(Error::new(format!("perft depth {depth} is too deep: {} perft goes at most {most} turns", variant.name())));
+    }
+    Ok(depth as usize)
+}
 
 /// Distinct positions after each of `depth` turns: element k is the count after k+1 turns.
 pub fn perft(rules: Rules, depth: usize) -> Vec<usize> {
@@ -52,6 +77,17 @@ pub fn perft(rules: Rules, depth: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deep_perft_is_refused_before_it_starts() {
+        assert_eq!(check_depth(Variant::Backgammon, 3), Ok(3));
+        assert_eq!(check_depth(Variant::Nardy, 4), Ok(4));
+        let e = check_depth(Variant::Backgammon, 4).unwrap_err().to_string();
+        assert_eq!(e, "perft depth 4 is too deep: backgammon perft goes at most 3 turns");
+        assert!(check_depth(Variant::GulBara, 5).is_err());
+        assert!(check_depth(Variant::GulBara, i64::MAX).is_err());
+        assert!(check_depth(Variant::Nardy, -1).unwrap_err().to_string().contains("negative"));
+    }
 
     #[test]
     fn rolls_are_the_21_distinct_ones() {

@@ -8,10 +8,9 @@ The cost is bounded: ``EXAMPLES`` examples a target (``TAVLA_FUZZ_EXAMPLES`` rai
 hunt), each under ``DEADLINE`` (a slow case fails as DeadlineExceeded), and a watchdog dumps every
 thread's traceback and ends the run when one test hangs (``HANG_SECONDS``).
 
-Counts that make real work (games, trials, positions, epochs) are fuzzed here only where they are
-refused or small; the huge ones that are not yet refused before the work starts are pinned in
-``tests/test_resource_bounds.py``. Inputs that still panic in the Rust core are pinned there too
-(strict xfail) and kept out of the strategies below, each exclusion naming its test.
+Counts that make real work (games, trials, positions, epochs, threads, seconds) are fuzzed here only
+where they are refused (beyond the core's bounds, ``tavla.LIMITS``: refused before any work starts)
+or small; ``tests/test_resource_bounds.py`` checks each bound once more, each in its own process.
 """
 
 from __future__ import annotations
@@ -82,20 +81,13 @@ ALLOWED = (ValueError, TypeError)
 REFUSED = type("Refused", (), {"__repr__": lambda self: "REFUSED", "__bool__": lambda self: False})()
 
 
-def call(fn: Callable[..., Any], *args: Any, overflow_ok: bool = False, **kwargs: Any) -> Any:
-    """``fn(*args, **kwargs)``: its result, or REFUSED (falsy) when it raised ValueError or TypeError
-    (or OverflowError with ``overflow_ok``); anything else fails the test naming the call.
-
-    ``overflow_ok`` is for the core's private helpers that take plain Rust integers, where PyO3's
-    conversion raises OverflowError for a negative or huge int; their public callers check the
-    numbers first (``tavla.legal_positions_many``, ``tavla.duel``, ``tavla bench``, ``tavla bearoff``)."""
+def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn(*args, **kwargs)``: its result, or REFUSED (falsy) when it raised ValueError or TypeError;
+    anything else (an OverflowError included: the private helpers too name a huge int's argument in a
+    ValueError) fails the test naming the call."""
     try:
         return fn(*args, **kwargs)
     except ALLOWED:
-        return REFUSED
-    except OverflowError:
-        if not overflow_ok:
-            raise_escaped(fn, args, kwargs)
         return REFUSED
     except (KeyboardInterrupt, SystemExit):
         raise
@@ -202,6 +194,13 @@ def near(low: int, high: int) -> st.SearchStrategy:
     return st.one_of(st.integers(low - 2, high + 2), st.integers(low - 2, high + 2), st.sampled_from(HUGE), ANYTHING)
 
 
+def beyond(bound: int) -> st.SearchStrategy:
+    """Whole numbers past a bound of the core (refused before any work), and the hostile ones."""
+    return st.one_of(st.integers(bound + 1, 2 * bound + 10), st.sampled_from([n for n in HUGE if n > bound or n < 0]))
+
+
+LIMITS = tavla.LIMITS
+BEYOND_THREADS = beyond(LIMITS["threads"])
 DIE = near(1, 6)
 VARIANT = st.one_of(st.sampled_from(list(tavla.VARIANTS)), st.sampled_from(list(tavla.VARIANTS)),
                     st.sampled_from(["", "Backgammon", "chess", "nardy ", "\x00", "gul bara"]), ANYTHING)
@@ -210,8 +209,7 @@ RULE_NAMES = ["head_rule", "fence_rule", "first_turn_head_exception", "cascade_a
 RULE_VALUES = st.one_of(st.booleans(), st.integers(-3, 10), st.sampled_from(HUGE),
                         st.sampled_from(["ahead", "home", "blocked", "yes", "winner", "", "none"]), ANYTHING)
 # Keywords the tests pass themselves are no rule names here (they would be given twice).
-TAKEN = {"seed", "threads", "players", "trace_decay", "race", "trials", "count", "rolls", "top", "starter",
-         "overflow_ok"}
+TAKEN = {"seed", "threads", "players", "trace_decay", "race", "trials", "count", "rolls", "top", "starter"}
 RULES = st.dictionaries(st.one_of(st.sampled_from(RULE_NAMES), st.text(max_size=12).filter(lambda k: k not in TAKEN)),
                         RULE_VALUES, max_size=3)
 
@@ -396,14 +394,14 @@ def test_position_moves(pos, d1, d2, count, head_used):
 @fuzz
 @given(VARIANT, ANYTHING, ANYTHING, ANYTHING)
 def test_position_from_state(variant, mine, theirs, rules):
-    call(core._position_from_state, variant, mine, theirs, rules, overflow_ok=True)
+    call(core._position_from_state, variant, mine, theirs, rules)
 
 
 @fuzz
 @given(VARIANT, st.one_of(st.binary(max_size=200), ANYTHING), st.one_of(st.lists(near(1, 6), max_size=8), ANYTHING),
-       st.one_of(near(0, 4), ANYTHING), RULES)
+       st.one_of(near(0, 4), BEYOND_THREADS, ANYTHING), RULES)
 def test_legal_positions_many_core(variant, boards, dice, threads, rules):
-    call(core._legal_positions_many, variant, boards, dice, threads, overflow_ok=True, **rules)
+    call(core._legal_positions_many, variant, boards, dice, threads, **rules)
 
 
 @fuzz
@@ -641,12 +639,11 @@ def test_match_actions(variant, length, seed, actions):
 
 
 @fuzz
-@given(VARIANT, st.one_of(st.integers(-2, 3), st.sampled_from([n for n in HUGE if not 0 <= n < 2**64]),
-                          ANYTHING.filter(lambda v: not is_whole(v, 4, 2**64))),
-       st.fixed_dictionaries({}, optional={"seed": near(0, 10), "players": ANYTHING, "threads": near(0, 4)}), RULES)
+@given(VARIANT, st.one_of(st.integers(-2, 3), beyond(LIMITS["games"]), ANYTHING.filter(lambda v: not is_whole(v, 4, 2**64))),
+       st.fixed_dictionaries({}, optional={"seed": near(0, 10), "players": ANYTHING,
+                                           "threads": st.one_of(near(0, 4), BEYOND_THREADS)}), RULES)
 def test_simulate_games(variant, games, kwargs, rules):
-    # Whole numbers of games from 4 up play that many games: 10**15 of them is pinned in
-    # test_resource_bounds.py, not fuzzed.
+    # Whole numbers of games from 4 up to the bound play that many games: only the refused ones here.
     call(tavla.simulate_games, variant, games, **{**rules, **kwargs})
 
 
@@ -670,6 +667,10 @@ def test_engine_new(variant, ply, options, rules):
 
 
 ENGINES = {(v, ply): tavla.Engine(v, ply=ply) for v in tavla.VARIANTS for ply in (0, 1)}
+# The bear-off tables are built on first use (a second or more on a busy machine): built here, so that no
+# example's DEADLINE counts that (the first bear-off example once ran 2.6 s, then 0.01 s on its retry).
+for _variant in ("backgammon", "gulbara"):
+    core._bearoff_info(_variant, [0] * 6)
 # The bear-off tables are made on first use (seconds in nardy and gul bara): made here, so that no
 # example pays for them and trips the deadline.
 @pytest.fixture(scope="module", autouse=True)
@@ -725,20 +726,9 @@ def test_engine_hint_and_best_move(pos, d1, d2, ply, kwargs):
         call(engine._best_move_nodes, pos, d1, d2)
 
 
-def beyond_i64(value: Any) -> bool:
-    """Whether an int outside -2**63..2**63-1 is anywhere inside ``value``."""
-    if isinstance(value, int):
-        return not -(2**63) <= value < 2**63
-    if isinstance(value, (list, tuple)):
-        return any(beyond_i64(v) for v in value)
-    return False
-
-
 @fuzz
-@given(POSITION_OR_NOT, st.one_of(st.lists(st.tuples(DIE, near(1, 4)), max_size=7), ANYTHING).filter(
-    lambda h: not beyond_i64(h)), st.sampled_from([0, 1]))
+@given(POSITION_OR_NOT, st.one_of(st.lists(st.tuples(DIE, near(1, 4)), max_size=7), ANYTHING), st.sampled_from([0, 1]))
 def test_engine_handover(pos, handover, ply):
-    # Ints beyond 64 bits are left out: see test_handover_with_a_huge_count_is_a_value_error.
     call(engine_for(pos, ply).handover, pos, handover)
 
 
@@ -789,20 +779,19 @@ def test_position_functions(pos, race):
 @fuzz
 @given(VARIANT, st.one_of(st.lists(near(0, 15), min_size=5, max_size=7), ANYTHING), RULES)
 def test_bearoff_info(variant, home, rules):
-    call(core._bearoff_info, variant, home, overflow_ok=True, **rules)
+    call(core._bearoff_info, variant, home, **rules)
 
 
 @fuzz
 @given(POSITION_OR_NOT, st.one_of(st.integers(-2, 8), st.sampled_from(HUGE), ANYTHING.filter(lambda v: not is_whole(v, 9, 10**7))),
-       near(0, 10), st.one_of(st.integers(-2, 4), st.sampled_from(HUGE), ANYTHING.filter(lambda v: not is_whole(v, 5, 2**64))))
+       near(0, 10), st.one_of(st.integers(-2, 4), BEYOND_THREADS, ANYTHING.filter(lambda v: not is_whole(v, 5, 2**64))))
 def test_rollout(pos, trials, seed, threads):
-    # Refused trials (0, above 10,000,000) and a few real ones; threads only up to 4 (a huge count of
-    # threads is pinned in test_resource_bounds.py).
+    # Refused trials (0, above 10,000,000) and a few real ones; threads up to 4, or refused.
     call(core.rollout, pos, trials=trials, seed=seed, threads=threads)
 
 
 @fuzz
-@given(VARIANT, st.one_of(st.integers(-2, 4), st.sampled_from([-1, -(2**63) - 1, 2**64, 2**128, -(10**30)]),
+@given(VARIANT, st.one_of(st.integers(-2, 4), beyond(LIMITS["positions"]),
                           ANYTHING.filter(lambda v: not is_whole(v, 5, 2**64))), near(0, 10), RULES)
 def test_selfplay_positions(variant, count, seed, rules):
     call(core.selfplay_positions, variant, count, seed=seed, **rules)
@@ -813,10 +802,10 @@ def test_selfplay_positions(variant, count, seed, rules):
     lambda v: not (isinstance(v, (int, float)) and not isinstance(v, bool) and 0.001 < v < math.inf))),
     st.one_of(st.sampled_from(["heuristic", "network", "pubeval", "", "x"]), ANYTHING))
 def test_eval_rate(variant, seconds, evaluator):
-    # seconds is how long it runs (anything float() takes: an IntLike, a numpy number): beyond a moment it
-    # is pinned in test_resource_bounds.py.
+    # seconds is how long it runs (anything float() takes: an IntLike, a numpy number): a moment, or
+    # beyond the bound (refused).
     try:
-        long = float(seconds) > 0.001
+        long = 0.001 < float(seconds) <= LIMITS["bench_seconds"]
     except BaseException:
         long = False
     call(core._eval_rate, variant, evaluator, 0.001 if long else seconds)
@@ -824,11 +813,11 @@ def test_eval_rate(variant, seconds, evaluator):
 
 @fuzz
 @given(st.one_of(st.lists(VARIANT, max_size=3), ANYTHING), st.one_of(st.lists(near(5, 9), max_size=3), ANYTHING),
-       near(0, 4))
+       st.one_of(near(0, 4), BEYOND_THREADS))
 def test_bench(variants, plies, threads):
     # Plies 0 to 4 run a real benchmark: only refused plies here.
     assume(not (isinstance(plies, (list, tuple)) and any(is_whole(p, 0, 4) for p in plies)))
-    call(core._bench, variants, plies, threads, overflow_ok=True)
+    call(core._bench, variants, plies, threads)
 
 
 # Engines that play quickly: a gul bara engine searches its cascades for a tenth of a second a move.
@@ -837,11 +826,11 @@ DUEL_PLAYER = st.one_of(st.sampled_from(["random", "Random", "", "gnubg"]),
 
 
 @fuzz
-@given(VARIANT, DUEL_PLAYER, DUEL_PLAYER, near(0, 3), st.one_of(st.integers(-2, 2), st.sampled_from([-1, 2**64, 2**128, -(10**30)]),
+@given(VARIANT, DUEL_PLAYER, DUEL_PLAYER, near(0, 3), st.one_of(st.integers(-2, 2), beyond(LIMITS["games"] // 2),
                                                                 ANYTHING.filter(lambda v: not is_whole(v, 3, 2**64))),
-       near(0, 3), near(0, 2), RULES)
+       near(0, 3), st.one_of(near(0, 2), BEYOND_THREADS), RULES)
 def test_duel_core(variant, p0, p1, first_pair, pairs, seed, threads, rules):
-    call(core._duel, variant, p0, p1, first_pair, pairs, seed, threads, overflow_ok=True, **rules)
+    call(core._duel, variant, p0, p1, first_pair, pairs, seed, threads, **rules)
 
 
 @fuzz
@@ -887,8 +876,8 @@ NETWORK = st.one_of(st.sampled_from(list(NETS.values())).flatmap(mutated_bytes),
 BOARD_BYTES = st.one_of(st.sampled_from(list(BOARDS.values())), st.sampled_from(list(BOARDS.values())).flatmap(mutated_bytes),
                         st.binary(max_size=120), ANYTHING)
 TARGET_BYTES = st.one_of(st.just(TARGETS), st.just(TARGETS).flatmap(mutated_bytes), st.binary(max_size=100), ANYTHING)
-SMALL = st.one_of(st.integers(-2, 2), st.sampled_from([-1, 2**64, 2**128, -(10**30)]),
-                  ANYTHING.filter(lambda v: not is_whole(v, 3, 2**64)))
+# Games, counts, epochs: a few, or beyond the smallest of their bounds (refused before the work).
+SMALL = st.one_of(st.integers(-2, 2), beyond(LIMITS["games"]), ANYTHING.filter(lambda v: not is_whole(v, 3, 2**64)))
 RATE = st.one_of(st.sampled_from(ODD_FLOATS), st.floats(), ANYTHING)
 
 
@@ -924,16 +913,28 @@ def test_td(variant, hidden, seed, network, games, rate, trace_decay, rules):
     call(core.nn_selfplay_flat, network, variant, games, seed, **rules)
 
 
-# ----- found by this fuzzing and still open in the Rust core -----
-# Each is a strict xfail: it passes once the core is fixed, and then its marker (and the exclusion
-# in the strategy above that names it) goes.
+# ----- found by this fuzzing, fixed in the core -----
 
-@pytest.mark.xfail(strict=True, raises=OverflowError,
-                   reason="Engine.handover takes Vec<(i64, i64)>: PyO3 raises OverflowError for an int beyond "
-                          "64 bits (src/python/engine.rs; whole_pair would name the argument in a ValueError)")
 def test_handover_with_a_huge_count_is_a_value_error():
-    with pytest.raises(ValueError):
+    # Engine.handover took Vec<(i64, i64)>: PyO3 raised OverflowError naming no argument.
+    with pytest.raises(ValueError, match=r"handover\[0\]\[1\]"):
         ENGINES["gulbara", 0].handover(tavla.Position.start("gulbara"), [(3, 2**63)])
+
+
+@pytest.mark.parametrize("call_it,fragment", [
+    (lambda: core._legal_positions_many("backgammon", bytes(50), [3, 2**64]), r"dice\[1\]"),
+    (lambda: core._position_from_state("backgammon", [2**70] + [0] * 24, [0] * 25, {}), r"mine\[0\]"),
+    (lambda: core._bearoff_info("backgammon", [0, 0, 0, 0, 0, 10**20]), r"home\[5\]"),
+    (lambda: core._bench(["backgammon"], [300]), "ply must be 0 to 4"),
+    (lambda: core._bench(["backgammon"], [0], -1), "threads must be 0 to 1024"),
+    (lambda: core._duel("backgammon", "random", "random", -1, 1), "first_pair"),
+    (lambda: core._duel("backgammon", "random", "random", 0, 1, 2**64), "seed"),
+], ids=["legal_positions_many dice", "position_from_state", "bearoff_info home", "bench plies", "bench threads",
+        "duel first_pair", "duel seed"])
+def test_the_private_helpers_name_a_huge_int(call_it, fragment):
+    # They raised OverflowError (PyO3's conversion to a Rust integer), naming no argument.
+    with pytest.raises(ValueError, match=fragment):
+        call_it()
 
 
 # ----- match files (.mat) -----

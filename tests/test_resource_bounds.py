@@ -2,9 +2,10 @@
 (a 413 or 422 from the service) that names the bound: never hours of work, a panic, or an allocation
 that kills the process.
 
-The ones the Rust core does not bound yet are pinned as strict xfails, each in its own subprocess (a
-probe that hangs is stopped after PROBE_SECONDS, one that aborts takes only itself down): once the core
-refuses the call, the probe passes and its marker goes.
+The bounds live in the Rust core (src/limits.rs, ``tavla.LIMITS``). The calls that once ran on for ever,
+aborted the process or panicked are probed each in its own subprocess (a probe that hangs is stopped
+after PROBE_SECONDS, one that aborts takes only itself down), so a bound that goes missing fails here
+without taking the test run with it.
 """
 
 from __future__ import annotations
@@ -33,18 +34,26 @@ START = tavla.Position.start()
     (lambda: core.nn_rollout_labels(core.td_new_network("backgammon", 4, 0), "backgammon", b"", 10**12, 0),
      "trials must be 1 to 1,000,000"),
     (lambda: core.nn_label(core.td_new_network("backgammon", 4, 0), "backgammon", b"", 50), "at most 3 plies"),
-    (lambda: tavla.perft("backgammon", 50), "at most 4 turns"),
+    (lambda: tavla.perft("backgammon", 50), "at most 3 turns"),
+    (lambda: tavla.perft("backgammon", 4), "backgammon perft goes at most 3 turns"),
+    (lambda: tavla.perft("nardy", 5), "nardy perft goes at most 4 turns"),
     (lambda: tavla.simulate_games("backgammon", 10, threads=10**6), "threads must be 0 to 1024"),
     (lambda: tavla.legal_positions_many("backgammon", [START.to_arrays()], [[3, 1]], threads=10**6),
      "threads must be a whole number from 0"),
     (lambda: tavla.duel("backgammon", "random", "random", 10**15), "games must be 1 to 100000000"),
-    (lambda: tavla.duel("backgammon", "random", "random", 10, threads=10**6), "threads must be 0 to 4096"),
+    (lambda: tavla.duel("backgammon", "random", "random", 10, threads=10**6), "threads must be 0 to 1024"),
+    (lambda: tavla.Engine(threads=10**6), "engine option threads must be 0 to 1024"),
+    (lambda: tavla.Engine(met="/dev/zero"), "larger than 1,048,576 bytes"),
+    (lambda: core.nn_label(core.td_new_network("backgammon", 4, 0), "backgammon", b"", 1, threads=5000),
+     "threads must be 0 to 1024"),
     (lambda: tavla.Game(match_length=2**40), "match_length"),
     (lambda: tavla.Match("backgammon", 2**40), "length"),
     (lambda: tavla.CubeState(value=2**40), "value"),
     (lambda: tavla.Game.from_position(tavla.formats.to_xgid(START), rolls=2**40), "rolls"),
 ], ids=["engine ply", "engine ply huge", "rollout trials", "rollout labels trials", "label ply", "perft depth",
-        "simulate threads", "legal_positions_many threads", "duel games", "duel threads", "game match length",
+        "perft backgammon 4", "perft nardy 5",
+        "simulate threads", "legal_positions_many threads", "duel games", "duel threads", "engine threads",
+        "engine met /dev/zero", "label threads", "game match length",
         "match length", "cube value", "from_position rolls"])
 def test_refused_before_work_starts(call, fragment):
     start = time.monotonic()
@@ -92,42 +101,76 @@ def test_the_service_refuses_a_huge_body_from_its_headers():
                 assert r.status_code == 422 and fragment in r.json()["error"], r.text
 
 
-# ----- not bounded yet in the Rust core -----
+def test_the_limits_are_shared():
+    # One table, in the core: the package, the duel and the service read theirs from it.
+    from tavla.duel import MAX_GAMES
+    from tavla.service.config import ENGINE_MAX_PLY
+
+    assert tavla.LIMITS is core.LIMITS
+    assert tavla.MAX_THREADS == tavla.LIMITS["threads"] == 1024
+    assert MAX_GAMES == tavla.LIMITS["games"]
+    assert ENGINE_MAX_PLY == tavla.LIMITS["ply"] == 4
+    assert all(isinstance(v, (int, float)) and v > 0 for v in tavla.LIMITS.values())
+
+
+def test_a_huge_met_file_is_refused_from_its_size(tmp_path):
+    big = tmp_path / "big.xml"
+    with open(big, "wb") as f:
+        f.truncate(tavla.LIMITS["met_bytes"] + 1)  # sparse: nothing written, nothing read
+    start = time.monotonic()
+    with pytest.raises(ValueError, match="larger than"):
+        tavla.Engine(met=str(big))
+    assert time.monotonic() - start < 2
+
+
+# ----- the core's bounds, each probed in its own process -----
 
 PROBE_SECONDS = 3
 PRELUDE = """
-import resource, sys
+import faulthandler, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))  # an allocation beyond this fails here, not the box
 import tavla, tavla._core as core
 P = tavla.Position.start()
 NET = core.td_new_network("backgammon", 4, 0)
 BOARDS = bytes(50)  # one empty board
 TARGETS = bytes(20)
+# The call's own time, the import's left out (a busy machine makes a dozen imports slow): past it, a
+# watchdog thread ends the process, even while the call runs in Rust without the GIL.
+faulthandler.dump_traceback_later(PROBE_SECONDS, exit=True)
 try:
     {call}
 except ValueError as e:
     print("REFUSED", e)
     sys.exit(0)
 print("RETURNED")
-"""
+""".replace("PROBE_SECONDS", str(PROBE_SECONDS))
 
-UNBOUNDED = {
-    # name: (call, what it does now)
-    "simulate_games games": ("tavla.simulate_games('backgammon', 10**15)", "plays on for ever"),
+BOUNDED = {
+    # name: (call, what it did before the bound, what the refusal says)
+    "simulate_games games": ("tavla.simulate_games('backgammon', 10**15)", "played on for ever",
+                             "games must be 0 to 100,000,000"),
     "selfplay_positions count": ("core.selfplay_positions('backgammon', 10**12)",
-                                 "aborts the process: allocation of 80 TB"),
-    "nn_selfplay_flat count": ("core.nn_selfplay_flat(NET, 'backgammon', 10**12, 0)", "aborts the process"),
+                                 "aborted the process: allocation of 80 TB", "count must be 0 to 10,000,000"),
+    "nn_selfplay_flat count": ("core.nn_selfplay_flat(NET, 'backgammon', 10**12, 0)", "aborted the process",
+                               "count must be 0 to 10,000,000"),
     "nn_selfplay_flat count overflow": ("core.nn_selfplay_flat(NET, 'backgammon', 2**62, 0)",
-                                        "PanicException: capacity overflow"),
-    "_duel pairs": ("core._duel('backgammon', 'random', 'random', 0, 10**12)", "aborts the process: 32 TB"),
-    "td_train games": ("core.td_train(NET, 'backgammon', 10**12, 0, 0.1)", "trains on for ever"),
-    "td_score_vs_random games": ("core.td_score_vs_random(NET, 'backgammon', 10**12, 0)", "plays on for ever"),
+                                        "PanicException: capacity overflow", "count must be 0 to 10,000,000"),
+    "_duel pairs": ("core._duel('backgammon', 'random', 'random', 0, 10**12)", "aborted the process: 32 TB",
+                    "pairs must be 0 to 50,000,000"),
+    "td_train games": ("core.td_train(NET, 'backgammon', 10**12, 0, 0.1)", "trained on for ever",
+                       "games must be 0 to 100,000,000"),
+    "td_score_vs_random games": ("core.td_score_vs_random(NET, 'backgammon', 10**12, 0)", "played on for ever",
+                                 "games must be 1 to 100,000,000"),
     "nn_train_supervised epochs": ("core.nn_train_supervised(NET, 'backgammon', BOARDS, TARGETS, 10**12, 0.1, 0.1, 0)",
-                                   "aborts the process: a Vec of 10**12 losses"),
-    "_eval_rate seconds": ("core._eval_rate('backgammon', 'heuristic', 1e12)", "runs on for ever"),
+                                   "aborted the process: a Vec of 10**12 losses", "epochs must be 0 to 100,000"),
+    "_eval_rate seconds": ("core._eval_rate('backgammon', 'heuristic', 1e12)", "ran on (60 s at least)",
+                           "seconds must be 0 to 60"),
     "rollout threads": ("core.rollout(P, trials=100000, threads=100000)",
-                        "par_map starts a thread per job asked, until the system refuses one: "
-                        "PanicException: failed to spawn thread"),
+                        "par_map started a thread per job asked, until the system refused one: "
+                        "PanicException: failed to spawn thread", "threads must be 0 to 1024"),
+    "perft depth": ("tavla.perft('backgammon', 5)", "billions of positions", "at most 3 turns"),
+    "engine met": ("tavla.Engine(met='/dev/zero')", "read /dev/zero until memory ran out",
+                   "larger than 1,048,576 bytes"),
 }
 
 
@@ -136,17 +179,19 @@ def probes() -> dict:
     """Every probe at once, each in its own niced subprocess: name -> (what happened, its output)."""
     env = dict(os.environ, RUST_BACKTRACE="0")
     started = {}
-    for name, (call, _) in UNBOUNDED.items():
+    for name, (call, _, _) in BOUNDED.items():
         started[name] = subprocess.Popen([sys.executable, "-c", PRELUDE.replace("{call}", call)], env=env,
                                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                          preexec_fn=lambda: os.nice(19))
-    deadline = time.monotonic() + PROBE_SECONDS + 2  # + the import
+    deadline = time.monotonic() + PROBE_SECONDS + 120  # + the imports, slow on a busy machine
     results = {}
     for name, proc in started.items():
         try:
             out = proc.communicate(timeout=max(0.1, deadline - time.monotonic()))[0]
             if proc.returncode == 0 and "REFUSED" in out:
                 results[name] = ("refused", out)
+            elif "Timeout (" in out:
+                results[name] = (f"still running after {PROBE_SECONDS} s", out)
             elif proc.returncode < 0:
                 results[name] = (f"killed by signal {-proc.returncode}", out)
             else:
@@ -157,10 +202,9 @@ def probes() -> dict:
     return results
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=f"Rust core, not bounded yet: {what}"))
-    for name, (_, what) in UNBOUNDED.items()
-])
+@pytest.mark.parametrize("name", list(BOUNDED))
 def test_the_core_refuses_huge_counts(probes, name):
+    call, before, refusal = BOUNDED[name]
     result, out = probes[name]
-    assert result == "refused", f"{UNBOUNDED[name][0]}: {result}\n{out[-500:]}"
+    assert result == "refused", f"{call} (before its bound it {before}): {result}\n{out[-500:]}"
+    assert refusal in out, out

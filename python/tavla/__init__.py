@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from ._core import Move, Position, __version__, perft
+from ._core import LIMITS, Move, Position, __version__, perft
 from ._core import _legal_positions_many
 from ._core import Game, Match, simulate_games
-from ._core import Candidate, Engine, Evaluation
+from ._core import Candidate, Cancelled, CancelToken, Engine, Evaluation
 from ._core import CubeDecision, CubeState
 from . import formats, sampling
 from .duel import DuelResult, duel
@@ -25,13 +25,14 @@ from .duel import DuelResult, duel
 VARIANTS = ("backgammon", "nardy", "gulbara")
 
 # The most threads a call may ask for: far more than any machine's cores, and far fewer than would make
-# the core fail to start them (a panic) or the system run out of them.
-MAX_THREADS = 1024
+# the core fail to start them (a panic) or the system run out of them. The core's bound (src/limits.rs),
+# as are the others in LIMITS.
+MAX_THREADS = int(LIMITS["threads"])
 
 __all__ = [
-    "Move", "Position", "VARIANTS", "legal_positions_many", "perft", "__version__",
+    "LIMITS", "MAX_THREADS", "Move", "Position", "VARIANTS", "legal_positions_many", "perft", "__version__",
     "Game", "Match", "simulate_games", "formats", "sampling",
-    "Candidate", "DuelResult", "Engine", "Evaluation", "duel", "CubeState", "CubeDecision",
+    "Candidate", "Cancelled", "CancelToken", "DuelResult", "Engine", "Evaluation", "duel", "CubeState", "CubeDecision",
 ]
 
 

@@ -26,15 +26,15 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
-from ._core import Engine, Game, Move, Position, _duel
+from ._core import LIMITS, Engine, Game, Move, Position, _duel
 
 # The plies a gnubg player may search: gnubg_nn accepts any ply >= 0, but from 4 on a move takes
 # a minute or more (see the module doc), so a duel would seem to run for ever.
 GNUBG_MAX_PLY = 3
 GNUBG_INSTALL = "pip install gnubg-nn"
 # The most games one duel plays: days of play for engines at 1 ply on all cores; more is a typo (or an
-# overflow) that would otherwise run for ever.
-MAX_GAMES = 100_000_000
+# overflow) that would otherwise run for ever. The bound is the core's (tavla._core.LIMITS, src/limits.rs).
+MAX_GAMES = int(LIMITS["games"])
 
 
 class MissingPackage(ImportError):
@@ -181,7 +181,7 @@ def duel(
     with gnubg play standard backgammon)."""
     games = _whole_number(games, "games", 1, MAX_GAMES)
     seed = _whole_number(seed, "seed", 0, 2**64 - 1)
-    threads = _whole_number(threads, "threads", 0, 4096)
+    threads = _whole_number(threads, "threads", 0, int(LIMITS["threads"]))
     players = (parse_player(player0, variant), parse_player(player1, variant))
     pairs = (games + 1) // 2
     points: list[int] = []

@@ -131,14 +131,15 @@ impl MatchEquityTable {
     /// for backgammon. Parsed once, on first use.
     pub fn kazaross_xg2() -> &'static MatchEquityTable {
         static TABLE: OnceLock<MatchEquityTable> = OnceLock::new();
+        // The table is compiled in, no input reaches it, and the tests read it (kazaross_* below).
         TABLE.get_or_init(|| MatchEquityTable::from_xml(KAZAROSS_XG2_XML).expect("the shipped Kazaross-XG2 table is valid"))
     }
 
     /// Reads a table in gnubg's XML format from a file.
     pub fn from_file(path: impl AsRef<Path>) -> Result<MatchEquityTable> {
         let path = path.as_ref();
-        let text =
-            std::fs::read_to_string(path).map_err(|err| Error::new(format!("cannot read match equity table {}: {err}", path.display())))?;
+        let text = read_bounded(path, crate::limits::MAX_MET_BYTES)
+            .map_err(|err| Error::new(format!("cannot read match equity table {}: {err}", path.display())))?;
         MatchEquityTable::from_xml(&text).map_err(|err| Error::new(format!("{}: {err}", path.display())))
     }
 
@@ -703,6 +704,24 @@ fn post_crawford_model(parameters: &[(&str, f64)]) -> Result<PostCrawfordModel> 
     Ok(model)
 }
 
+/// The text of the file at `path`, refused when it holds more than `limit`
+/// bytes: a bounded read (at most `limit + 1` bytes, whatever the file's
+/// size says), so `/dev/zero`, an endless device or a huge file is refused
+/// without reading it all.
+fn read_bounded(path: &Path, limit: u64) -> std::io::Result<String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    if file.metadata()?.len() > limit {
+        return Err(std::io::Error::other(format!("larger than {} bytes", crate::limits::grouped(limit.into()))));
+    }
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::other(format!("larger than {} bytes", crate::limits::grouped(limit.into()))));
+    }
+    String::from_utf8(bytes).map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -842,6 +861,28 @@ mod tests {
         let met = MatchEquityTable::kazaross_xg2();
         let expected = 0.25 * 0.5 * 0.00336 + 0.75 * 0.5 * 0.00203;
         assert!((met.post(25) - expected).abs() < 1e-15, "{}", met.post(25));
+    }
+
+    #[test]
+    fn a_file_past_the_size_limit_is_refused_unread() {
+        // /dev/zero says its size is 0 and never ends: refused after MAX_MET_BYTES + 1 bytes.
+        if Path::new("/dev/zero").exists() {
+            let e = MatchEquityTable::from_file("/dev/zero").unwrap_err().to_string();
+            assert!(e.contains("larger than 1,048,576 bytes"), "{e}");
+        }
+        // A big file on disk is refused from its size alone.
+        let path = std::env::temp_dir().join(format!("tavla-met-{}.xml", std::process::id()));
+        let file = std::fs::File::create(&path).unwrap();
+        file.set_len(crate::limits::MAX_MET_BYTES + 1).unwrap();
+        let e = MatchEquityTable::from_file(&path).unwrap_err().to_string();
+        std::fs::remove_file(&path).unwrap();
+        assert!(e.contains("larger than"), "{e}");
+        // Not text.
+        let path = std::env::temp_dir().join(format!("tavla-met-{}-bin.xml", std::process::id()));
+        std::fs::write(&path, [0xffu8, 0xfe, 0x00]).unwrap();
+        let e = MatchEquityTable::from_file(&path).unwrap_err().to_string();
+        std::fs::remove_file(&path).unwrap();
+        assert!(e.contains("not UTF-8"), "{e}");
     }
 
     #[test]

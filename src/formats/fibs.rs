@@ -97,6 +97,7 @@ fn num(f: &[&str], i: usize, name: &str) -> Result<i64> {
 /// Reads a FIBS board string.
 pub fn parse(text: &str) -> Result<FibsBoard> {
     let f: Vec<&str> = text.trim().split(':').collect();
+    // split yields at least one piece (the whole text when it has no ':'); num reads only after the count check.
     if f[0] != "board" {
         return Err(Error::new("a FIBS board starts with \"board:\""));
     }

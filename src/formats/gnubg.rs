@@ -64,6 +64,8 @@ fn decode_base64(text: &str, bytes: usize, what: &str) -> Result<Vec<u8>> {
 pub fn position_id(pos: &Position) -> Result<String> {
     require_backgammon(pos.rules(), "a GNU Backgammon position ID")?;
     let (mine, theirs) = pos.to_arrays();
+    // A position holds at most 15 checkers a side: 50 zero bits and at most 30 one bits fill the 80
+    // bits of the key, so every index below is inside it.
     let mut key = [0u8; 10];
     let mut bit = 0usize;
     for side in [theirs, mine] {

@@ -38,11 +38,11 @@ pub fn rules_from_json(variant: &str, options: Option<&Value>) -> Result<Rules> 
     let Some(options) = options else { return Ok(rules) };
     let obj = options.as_object().ok_or_else(|| Error::new(format!("\"rules\" must be an object of option names, not {options}")))?;
     for (name, v) in obj {
-        let value = match v {
-            Value::Bool(b) => OptionValue::Bool(*b),
-            Value::Number(n) if n.is_i64() => OptionValue::Int(n.as_i64().unwrap()),
-            Value::String(s) => OptionValue::Str(s.clone()),
-            other => return Err(Error::new(format!("rule option {name} cannot be {other}"))),
+        let value = match (v, v.as_i64()) {
+            (Value::Bool(b), _) => OptionValue::Bool(*b),
+            (Value::Number(_), Some(n)) => OptionValue::Int(n),
+            (Value::String(s), _) => OptionValue::Str(s.clone()),
+            (other, _) => return Err(Error::new(format!("rule option {name} cannot be {other}"))),
         };
         rules.set(name, &value)?;
     }

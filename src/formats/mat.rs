@@ -229,7 +229,8 @@ impl Reader {
     }
 
     fn new_game(&self, g: &GameReader) -> Result<Game> {
-        let score = g.header.expect("the header comes first");
+        // read_mat reads a game's header before any of its moves; a reader that did not is an error, not a panic.
+        let score = g.header.ok_or_else(|| Error::new("a game's moves come before its header"))?;
         let length = self.length.unwrap_or(0);
         let crawford_game = length > 0 && self.crawford && self.is_crawford_game(length);
         let stakes = Stakes { match_length: length, score, crawford_game };
@@ -250,6 +251,7 @@ impl Reader {
         let mut score = [0u32; 2];
         let mut reached_before = false;
         for g in &self.games {
+            // length >= 1: the only caller asks for a match (length > 0).
             reached_before = reached_before || score.contains(&(length - 1));
             score[g.winner] += g.points;
         }
@@ -257,10 +259,11 @@ impl Reader {
     }
 
     fn action(&mut self, g: &mut GameReader, player: usize, text: &str) -> Result<()> {
-        if g.game.is_none() {
-            g.game = Some(self.new_game(g)?);
-        }
-        let game = g.game.as_mut().expect("just made");
+        let game = match g.game.take() {
+            Some(game) => game,
+            None => self.new_game(g)?,
+        };
+        let game = g.game.insert(game);
         let who = if self.players[player].is_empty() { format!("player {}", player + 1) } else { self.players[player].clone() };
         let refuse = |e: Error| Error::new(format!("{who}'s {text:?}: {e}"));
         let lower = text.to_ascii_lowercase();

@@ -113,6 +113,7 @@ pub fn game_to_value(game: &Game) -> Value {
 }
 
 pub fn game_to_json(game: &Game) -> String {
+    // Serialising a serde_json::Value fails only for a map with keys that are not strings, which a Value cannot hold.
     serde_json::to_string_pretty(&game_to_value(game)).expect("a JSON value always serialises")
 }
 
@@ -254,6 +255,7 @@ pub fn match_to_json(m: &Match) -> String {
         "games": games,
         "score": m.score(),
     });
+    // As above: a Value always serialises.
     serde_json::to_string_pretty(&v).expect("a JSON value always serialises")
 }
 

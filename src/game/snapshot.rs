@@ -67,8 +67,12 @@ impl Snapshot {
         }
     }
 
-    /// Builds the position from both players' arrays (own numbering each).
+    /// Builds the position from both players' arrays (own numbering each),
+    /// `turn` (0 or 1: anything else is an error) on roll.
     pub fn position_from_players(rules: Rules, players: [&[i64]; 2], turn: usize) -> Result<Position> {
+        if turn > 1 {
+            return Err(Error::new(format!("player {turn} does not exist: players are 0 and 1")));
+        }
         Position::from_arrays(rules, players[turn], players[1 - turn])
     }
 

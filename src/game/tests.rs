@@ -425,3 +425,11 @@ fn a_match_from_a_position_keeps_its_stakes_and_the_crawford_rule() {
     let money = Match::from_snapshot(&Snapshot::new(position), 10, None, true, 1).unwrap();
     assert!(money.is_money() && !money.crawford_rule());
 }
+
+#[test]
+fn a_snapshot_of_a_third_player_is_an_error() {
+    let (a, b) = (arrays(&[(6, 15)]), arrays(&[(6, 15)]));
+    assert!(Snapshot::position_from_players(Rules::backgammon(), [&a, &b], 1).is_ok());
+    let e = Snapshot::position_from_players(Rules::backgammon(), [&a, &b], 2).unwrap_err();
+    assert!(e.to_string().contains("player 2 does not exist"), "{e}");
+}

@@ -9,18 +9,67 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::cube::{PyCubeDecision, PyCubeState};
-use super::{rules_from_kwargs, PyMove, PyPosition};
+use super::{count_arg, rules_from_kwargs, threads_arg, whole_arg, whole_list, whole_pair, PyMove, PyPosition};
 use crate::bench;
 use crate::cube::{default_met, MatchEquityTable};
 use crate::duel::{self, EnginePlayer, Player, RandomPlayer};
 use crate::error::Error;
 use crate::eval::{evaluator_by_name, game_result, Evaluation, Evaluator};
+use crate::limits;
 use crate::movegen::check_die;
-use crate::search::{self, cubeful, SearchConfig};
+use crate::search::{self, cubeful, Cancel, SearchConfig};
 use crate::variant::{Rules, Variant};
 
 fn value_error(e: Error) -> PyErr {
     PyValueError::new_err(e.to_string())
+}
+
+pyo3::create_exception!(
+    tavla,
+    Cancelled,
+    pyo3::exceptions::PyException,
+    "A search stopped by its CancelToken (cancelled, or past its deadline) before it finished."
+);
+
+/// A way to stop an engine's searches early: `Engine.with_cancel(token)`
+/// gives an engine whose searches stop at once (raising `Cancelled`) when
+/// `token.cancel()` is called from any thread, or when `seconds` (where
+/// given) have passed since the token was made.
+#[pyclass(name = "CancelToken", module = "tavla", frozen)]
+pub struct PyCancelToken {
+    inner: Cancel,
+}
+
+#[pymethods]
+impl PyCancelToken {
+    #[new]
+    #[pyo3(signature = (seconds = None))]
+    fn new(seconds: Option<f64>) -> PyResult<Self> {
+        let after = match seconds {
+            None => None,
+            Some(s) => Some(
+                std::time::Duration::try_from_secs_f64(s)
+                    .map_err(|_| PyValueError::new_err(format!("seconds must be a number of seconds >= 0, not {s}")))?,
+            ),
+        };
+        Ok(PyCancelToken { inner: Cancel::new(after) })
+    }
+
+    /// Stops the searches of every engine made with this token (now, and
+    /// any started later).
+    fn cancel(&self) {
+        self.inner.cancel();
+    }
+
+    /// Whether `cancel` was called or the deadline has passed.
+    #[getter]
+    fn cancelled(&self) -> bool {
+        self.inner.is_cancelled()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<CancelToken cancelled={}>", if self.inner.is_cancelled() { "True" } else { "False" })
+    }
 }
 
 /// Cubeless probabilities for the player on roll (gammons include backgammons).
@@ -134,6 +183,7 @@ impl PyCandidate {
 
 /// An evaluator with a search depth: the engine's analysis entry point.
 #[pyclass(name = "Engine", module = "tavla", frozen)]
+#[derive(Clone)]
 pub struct PyEngine {
     evaluator: Arc<dyn Evaluator>,
     config: SearchConfig,
@@ -169,6 +219,15 @@ impl PyEngine {
         Ok(())
     }
 
+    /// Raises `Cancelled` when this engine's cancel token has stopped the
+    /// search just run (or is set before one starts): its result means nothing.
+    fn check_cancelled(&self) -> PyResult<()> {
+        if self.config.cancel.is_cancelled() {
+            return Err(Cancelled::new_err("the search was cancelled (its CancelToken was cancelled or ran past its deadline)"));
+        }
+        Ok(())
+    }
+
     fn met(&self) -> &MatchEquityTable {
         self.met.as_deref().unwrap_or_else(|| default_met(self.rules.variant))
     }
@@ -196,7 +255,8 @@ impl PyEngine {
         let (d1, d2) = dice(d1, d2)?;
         let rolls = rolls_made(rolls)?;
         let pos = position.inner;
-        Ok(match cube {
+        self.check_cancelled()?;
+        let rows = match cube {
             None => py
                 .allow_threads(|| search::analyze_at(self.evaluator.as_ref(), &self.config, &pos, d1, d2, rolls))
                 .candidates
@@ -212,12 +272,33 @@ impl PyEngine {
                     .map(|c| (PyMove::with_cascade(c.play, c.cascade), c.evaluation, c.equity, c.ply, c.mwc))
                     .collect()
             }
-        })
+        };
+        self.check_cancelled()?;
+        Ok(rows)
     }
 
     pub(crate) fn player(&self) -> EnginePlayer {
-        EnginePlayer { evaluator: self.evaluator.clone(), config: SearchConfig { threads: 1, ..self.config } }
+        EnginePlayer { evaluator: self.evaluator.clone(), config: SearchConfig { threads: 1, ..self.config.clone() } }
     }
+}
+
+/// A handover: a sequence of `(die, moves)` pairs, each number a whole number
+/// (a ValueError naming `handover[k][j]` otherwise); the list's length and
+/// values are checked by [`crate::cascade::check_handover`].
+fn handover_pairs(handover: &Bound<'_, PyAny>) -> PyResult<Vec<(i64, i64)>> {
+    let bad = || PyValueError::new_err(format!("handover must be a list of (die, moves) pairs, not {}", super::repr_of(handover)));
+    if handover.is_instance_of::<pyo3::types::PyString>() {
+        return Err(bad());
+    }
+    let mut pairs = Vec::new();
+    for (k, item) in handover.try_iter().map_err(|_| bad())?.enumerate() {
+        // A cascade hands over at most 4 numbers: one more is enough for the check to refuse.
+        if pairs.len() > 4 {
+            break;
+        }
+        pairs.push(whole_pair::<i64>(&item?, &format!("handover[{k}]"))?);
+    }
+    Ok(pairs)
 }
 
 /// The `rolls` argument: a whole number >= 0, or None for "past the first rolls".
@@ -250,8 +331,8 @@ impl PyEngine {
     #[pyo3(signature = (variant = "backgammon", ply = None, **options), text_signature = "(variant='backgammon', ply=1, **options)")]
     fn new(py: Python<'_>, variant: &str, ply: Option<&Bound<'_, PyAny>>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let ply: i64 = super::opt_whole_arg(ply, "ply")?.unwrap_or(1);
-        if !(0..=4).contains(&ply) {
-            return Err(PyValueError::new_err(format!("ply must be 0 to 4, not {ply}")));
+        if !(0..=limits::MAX_PLY as i64).contains(&ply) {
+            return Err(PyValueError::new_err(format!("ply must be 0 to {}, not {ply}", limits::MAX_PLY)));
         }
         let py_rules = PyDict::new(py);
         let mut config = SearchConfig { ply: ply as u8, ..SearchConfig::default() };
@@ -267,7 +348,7 @@ impl PyEngine {
                         let path: String = value.extract().map_err(|_| bad("the path of a match equity table (gnubg's XML format)"))?;
                         met = Some(Arc::new(MatchEquityTable::from_file(&path).map_err(value_error)?));
                     }
-                    "threads" => config.threads = value.extract().map_err(|_| bad("a whole number >= 0"))?,
+                    "threads" => config.threads = count_arg(&value, "engine option threads", 0, limits::MAX_THREADS as u64)? as usize,
                     "bearoff" => config.use_bearoff = value.extract().map_err(|_| bad("True or False"))?,
                     "filter_min" => config.root_filter.min = value.extract().map_err(|_| bad("a whole number >= 0"))?,
                     "inner_min" => config.inner_filter.min = value.extract().map_err(|_| bad("a whole number >= 0"))?,
@@ -313,7 +394,9 @@ impl PyEngine {
     fn evaluate(&self, py: Python<'_>, position: &PyPosition) -> PyResult<PyEvaluation> {
         self.check_position(position)?;
         let pos = position.inner;
+        self.check_cancelled()?;
         let (e, _) = py.allow_threads(|| search::evaluate(self.evaluator.as_ref(), &self.config, &pos));
+        self.check_cancelled()?;
         Ok(PyEvaluation { inner: e })
     }
 
@@ -339,6 +422,8 @@ impl PyEngine {
     ) -> PyResult<Vec<PyCandidate>> {
         let top = top_count(top)?;
         let rows = self.ranked(py, position, d1, d2, cube, rolls)?;
+        // Never empty: every roll has a play (an empty one when nothing can be played, movegen's
+        // legal_moves), and the search ranks every play of the roll.
         let best = rows[0].2;
         rows.into_iter()
             .take(top.max(1))
@@ -367,6 +452,7 @@ impl PyEngine {
         cube: Option<&PyCubeState>,
         rolls: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyMove> {
+        // Never empty: as in hint.
         Ok(self.ranked(py, position, d1, d2, cube, rolls)?.swap_remove(0).0)
     }
 
@@ -376,14 +462,17 @@ impl PyEngine {
     /// moves)` list a hint's `move.handover` gives. The share is chosen by
     /// the engine's evaluation (at its ply) of the position after it, where
     /// that player rolls next.
-    fn handover(&self, py: Python<'_>, position: &PyPosition, handover: Vec<(i64, i64)>) -> PyResult<PyMove> {
+    fn handover(&self, py: Python<'_>, position: &PyPosition, handover: &Bound<'_, PyAny>) -> PyResult<PyMove> {
         self.check_position(position)?;
         if position.inner.variant() != Variant::GulBara {
             return Err(PyValueError::new_err("a handover belongs to a gul bara cascade"));
         }
+        let handover = handover_pairs(handover)?;
         let handover = crate::cascade::check_handover(&handover).map_err(value_error)?;
         let pos = position.inner;
+        self.check_cancelled()?;
         let (share, _) = py.allow_threads(|| search::best_share(self.evaluator.as_ref(), &self.config, &pos, &handover));
+        self.check_cancelled()?;
         let steps = share.steps.clone();
         let last = steps.last().copied().unwrap_or(crate::movegen::Move { position: pos, play: Default::default(), head_used: 0 });
         let numbers: Vec<u8> = handover.iter().take(steps.len()).map(|&(d, _)| d).collect();
@@ -401,7 +490,9 @@ impl PyEngine {
         let state = self.check_cube(cube)?;
         let pos = position.inner;
         let met = self.met();
+        self.check_cancelled()?;
         let analysis = py.allow_threads(|| cubeful::cube_decision(self.evaluator.as_ref(), &self.config, met, &pos, &state));
+        self.check_cancelled()?;
         let take_point = cubeful::take_point(&pos, &analysis.evaluation, &state, met);
         Ok(PyCubeDecision { inner: analysis.decision, state, evaluation: analysis.evaluation, ply: self.config.ply, take_point })
     }
@@ -438,8 +529,21 @@ impl PyEngine {
         self.check_position(position)?;
         let (d1, d2) = dice(d1, d2)?;
         let pos = position.inner;
+        self.check_cancelled()?;
         let r = py.allow_threads(|| search::analyze(self.evaluator.as_ref(), &self.config, &pos, d1, d2));
+        self.check_cancelled()?;
+        // Never empty: as in hint.
         Ok((PyMove::from(r.candidates[0].play), r.nodes))
+    }
+
+    /// This engine with `token` (a `CancelToken`): the same evaluator,
+    /// depth, options and table, and searches that stop at once, raising
+    /// `Cancelled`, when the token is cancelled or past its deadline. Cheap
+    /// (nothing is copied but settings): one a call is fine.
+    fn with_cancel(&self, token: &PyCancelToken) -> PyEngine {
+        let mut engine = self.clone();
+        engine.config.cancel = token.inner.clone();
+        engine
     }
 
     fn __repr__(&self) -> String {
@@ -482,41 +586,53 @@ fn player_of(obj: &Bound<'_, PyAny>, variant: Variant) -> PyResult<Box<dyn Playe
 /// threads: one tuple per game (points for player 0, starter seat,
 /// decisions 0, decisions 1, seconds 0, seconds 1).
 #[pyfunction]
-#[pyo3(signature = (variant, player0, player1, first_pair, pairs, seed = 0, threads = 0, **rules))]
+#[pyo3(signature = (variant, player0, player1, first_pair, pairs, seed = None, threads = None, **rules),
+       text_signature = "(variant, player0, player1, first_pair, pairs, seed=0, threads=0, **rules)")]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)] // one parameter per Python argument; the returned tuples are what Python receives
 fn _duel(
     py: Python<'_>,
     variant: &str,
     player0: &Bound<'_, PyAny>,
     player1: &Bound<'_, PyAny>,
-    first_pair: u64,
-    pairs: usize,
-    seed: u64,
-    threads: usize,
+    first_pair: &Bound<'_, PyAny>,
+    pairs: &Bound<'_, PyAny>,
+    seed: Option<&Bound<'_, PyAny>>,
+    threads: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<(i8, u8, u32, u32, f64, f64)>> {
+    let first_pair: u64 = whole_arg(first_pair, "first_pair")?;
+    // Two games a pair; the records of all of them are returned at once.
+    let pairs = count_arg(pairs, "pairs", 0, limits::MAX_GAMES / 2)? as usize;
+    let seed: u64 = super::opt_whole_arg(seed, "seed")?.unwrap_or(0);
+    let threads = threads_arg(threads, 0)?;
     let rules = rules_from_kwargs(variant, rules)?;
     let a = player_of(player0, rules.variant)?;
     let b = player_of(player1, rules.variant)?;
-    let threads = crate::threads_or_all_cores(threads);
     let records = py.allow_threads(|| duel::duel(rules, [a.as_ref(), b.as_ref()], first_pair, pairs, seed, threads));
     Ok(records.iter().map(|r| (r.points, r.starter, r.decisions[0], r.decisions[1], r.seconds[0], r.seconds[1])).collect())
 }
 
 /// The benchmark: (variant, position, dice, ply, nodes, seconds, best play) per search.
 #[pyfunction]
-#[pyo3(signature = (variants, plies, threads = 0))]
+#[pyo3(signature = (variants, plies, threads = None), text_signature = "(variants, plies, threads=0)")]
 #[allow(clippy::type_complexity)] // the tuples Python receives, spelled out
 fn _bench(
     py: Python<'_>,
     variants: Vec<String>,
-    plies: Vec<u8>,
-    threads: usize,
+    plies: &Bound<'_, PyAny>,
+    threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<(String, usize, (u8, u8), u8, u64, f64, String)>> {
     let variants: Vec<Variant> = variants.iter().map(|v| Variant::parse(v)).collect::<Result<_, _>>().map_err(value_error)?;
-    if let Some(p) = plies.iter().find(|&&p| p > 4) {
-        return Err(PyValueError::new_err(format!("ply must be 0 to 4, not {p}")));
+    // Plies: at most one run per ply (0..=MAX_PLY), repeats included.
+    let plies: Vec<u8> = whole_list(plies, "plies", 16)?
+        .into_iter()
+        .map(|p| limits::check("ply", p.into(), 0, limits::MAX_PLY).map(|p| p as u8))
+        .collect::<Result<_, _>>()
+        .map_err(value_error)?;
+    if plies.len() > 16 {
+        return Err(PyValueError::new_err("plies lists at most 16 searches"));
     }
+    let threads = threads_arg(threads, 0)?;
     let rows = py.allow_threads(|| bench::run_bench(&variants, &plies, threads));
     Ok(rows.into_iter().map(|r| (r.variant.name().to_string(), r.position, r.dice, r.ply, r.nodes, r.seconds, r.best)).collect())
 }
@@ -525,9 +641,12 @@ fn _bench(
 #[pyfunction]
 #[pyo3(signature = (variant, evaluator = "heuristic", seconds = 1.0))]
 fn _eval_rate(py: Python<'_>, variant: &str, evaluator: &str, seconds: f64) -> PyResult<f64> {
+    if !(0.0..=limits::MAX_BENCH_SECONDS).contains(&seconds) {
+        return Err(PyValueError::new_err(format!("seconds must be 0 to {}, not {seconds}", limits::MAX_BENCH_SECONDS)));
+    }
     let variant = Variant::parse(variant).map_err(value_error)?;
     let ev = evaluator_by_name(evaluator, variant).map_err(value_error)?;
-    Ok(py.allow_threads(|| bench::eval_rate(ev.as_ref(), variant, seconds.clamp(0.0, 60.0))))
+    Ok(py.allow_threads(|| bench::eval_rate(ev.as_ref(), variant, seconds)))
 }
 
 /// Builds (first call) the bear-off tables of a variant's rules and returns
@@ -535,8 +654,14 @@ fn _eval_rate(py: Python<'_>, variant: &str, evaluator: &str, seconds: f64) -> P
 /// `home` is 6 counts for the points 1..6, at most 15 checkers.
 #[pyfunction]
 #[pyo3(signature = (variant, home, **rules))]
-fn _bearoff_info(py: Python<'_>, variant: &str, home: Vec<i64>, rules: Option<&Bound<'_, PyDict>>) -> PyResult<(f64, Vec<f32>, f64)> {
+fn _bearoff_info(
+    py: Python<'_>,
+    variant: &str,
+    home: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(f64, Vec<f32>, f64)> {
     let rules = rules_from_kwargs(variant, rules)?;
+    let home = whole_list(home, "home", 6)?;
     let rule = crate::bearoff::BearoffRule::for_rules(&rules)
         .ok_or_else(|| PyValueError::new_err("gul bara with exact_bearoff has no bear-off table"))?;
     if home.len() != 6 || home.iter().any(|&n| !(0..=15).contains(&n)) || home.iter().sum::<i64>() > 15 {
@@ -550,6 +675,7 @@ fn _bearoff_info(py: Python<'_>, variant: &str, home: Vec<i64>, rules: Option<&B
     let tables = py.allow_threads(|| crate::bearoff::tables(rule));
     let seconds = t.elapsed().as_secs_f64();
     let d = tables.one_sided.rolls_to_finish(&h);
+    // A Distribution is a fixed, non-empty array: last is one of its indices.
     let last = d.iter().rposition(|&p| p > 0.0).unwrap_or(0);
     Ok((seconds, d[..=last].to_vec(), tables.one_sided.expected_rolls(&h)))
 }
@@ -559,6 +685,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyEngine>()?;
     m.add_class::<PyEvaluation>()?;
     m.add_class::<PyCandidate>()?;
+    m.add_class::<PyCancelToken>()?;
+    m.add("Cancelled", m.py().get_type::<Cancelled>())?;
     m.add_function(wrap_pyfunction!(_game_result, m)?)?;
     m.add_function(wrap_pyfunction!(_pubeval_score, m)?)?;
     m.add_function(wrap_pyfunction!(_duel, m)?)?;

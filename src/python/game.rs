@@ -794,7 +794,9 @@ fn _write_position(
     .map_err(value_error)
 }
 
-/// Plays `games` money games between trivial players; returns the tallies.
+/// Plays `games` money games between trivial players; returns the tallies
+/// (at most `limits::MAX_GAMES` games; `threads` 0 means one per core, and
+/// the tallies depend on the thread count: one share of the games a thread).
 #[pyfunction]
 #[pyo3(signature = (variant, games, *, seed = None, players = ("random".to_string(), "random".to_string()), threads = None, **rules),
        text_signature = "(variant, games, *, seed=0, players=('random', 'random'), threads=1, **rules)")]
@@ -807,15 +809,11 @@ fn simulate_games<'py>(
     threads: Option<&Bound<'py, PyAny>>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let games: u64 = whole_arg(games, "games")?;
+    let games = super::count_arg(games, "games", 0, crate::limits::MAX_GAMES)?;
     let seed: u64 = opt_whole_arg(seed, "seed")?.unwrap_or(0);
-    let threads: usize = opt_whole_arg(threads, "threads")?.unwrap_or(1);
-    if threads > 1024 {
-        return Err(PyValueError::new_err(format!("threads must be 0 to 1024, not {threads}")));
-    }
+    let threads = super::threads_arg(threads, 1)?;
     let rules = rules_from_kwargs(variant, rules)?;
     let strategies = strategies(players)?;
-    let threads = threads.max(1);
     let tallies = py.allow_threads(|| {
         // Share k of the games, one a thread, from its own seed (so the
         // tallies depend on `threads`, as they always have).

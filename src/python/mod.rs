@@ -70,21 +70,10 @@ fn rules_dict<'py>(py: Python<'py>, rules: &Rules) -> PyResult<Bound<'py, PyDict
     Ok(dict)
 }
 
-/// A sequence of 25 whole numbers, with errors that say which entry is wrong.
+/// A sequence of 25 whole numbers, with errors that say which entry is wrong
+/// (at most 26 are read: the position's check refuses any other length).
 fn extract_counts(obj: &Bound<'_, PyAny>, who: &str) -> PyResult<Vec<i64>> {
-    if obj.is_instance_of::<PyString>() {
-        return Err(PyValueError::new_err(format!("{who} must be a sequence of 25 whole numbers, not a string")));
-    }
-    let iter = obj.try_iter().map_err(|_| PyValueError::new_err(format!("{who} must be a sequence of 25 whole numbers")))?;
-    let mut out = Vec::with_capacity(25);
-    for (i, item) in iter.enumerate() {
-        let item = item?;
-        out.push(whole_number(&item, &format!("{who}[{i}]"))?);
-        if out.len() > 25 {
-            break;
-        }
-    }
-    Ok(out)
+    whole_list(obj, who, 25)
 }
 
 /// A whole number from Python; anything else (a float, a string, an int too
@@ -116,7 +105,7 @@ macro_rules! whole_arg_types {
 }
 whole_arg_types!(u8, u32, u64, usize, i64);
 
-fn repr_of(obj: &Bound<'_, PyAny>) -> String {
+pub(crate) fn repr_of(obj: &Bound<'_, PyAny>) -> String {
     obj.repr().map(|r| r.to_string()).unwrap_or_default()
 }
 
@@ -131,6 +120,59 @@ pub(crate) fn whole_arg<T: WholeArg>(obj: &Bound<'_, PyAny>, what: &str) -> PyRe
         .ok()
         .and_then(|n| T::try_from(n).ok())
         .ok_or_else(|| PyValueError::new_err(format!("{what} must be a whole number from {} to {}, not {}", T::LOW, T::HIGH, repr_of(obj))))
+}
+
+/// A count argument (games, positions, epochs, trials, plies), `low` to
+/// `high` (the bounds of [`crate::limits`]): anything else, a huge or a
+/// negative int included, is a ValueError naming the argument and the range,
+/// raised before any work starts.
+pub(crate) fn count_arg(obj: &Bound<'_, PyAny>, what: &str, low: u64, high: u64) -> PyResult<u64> {
+    if obj.is_instance_of::<PyBool>() || !obj.hasattr("__index__")? {
+        return Err(PyValueError::new_err(format!("{what} must be a whole number, not {}", repr_of(obj))));
+    }
+    match obj.extract::<i128>() {
+        Ok(n) => crate::limits::check(what, n, low, high).map_err(value_error),
+        Err(_) => Err(PyValueError::new_err(format!(
+            "{what} must be {} to {}, not {}",
+            crate::limits::grouped(low.into()),
+            crate::limits::grouped(high.into()),
+            repr_of(obj)
+        ))),
+    }
+}
+
+/// `count_arg` of an optional argument, `default` when None.
+pub(crate) fn opt_count_arg(obj: Option<&Bound<'_, PyAny>>, what: &str, low: u64, high: u64, default: u64) -> PyResult<u64> {
+    match obj {
+        Some(o) if !o.is_none() => count_arg(o, what, low, high),
+        _ => Ok(default),
+    }
+}
+
+/// A `threads` argument, 0 (one per core: resolved here) to
+/// [`crate::limits::MAX_THREADS`], `default` when None.
+pub(crate) fn threads_arg(obj: Option<&Bound<'_, PyAny>>, default: usize) -> PyResult<usize> {
+    let threads = opt_count_arg(obj, "threads", 0, crate::limits::MAX_THREADS as u64, default as u64)?;
+    Ok(crate::threads_or_all_cores(threads as usize))
+}
+
+/// A sequence of at most `most` whole numbers (each a ValueError naming
+/// `what[k]` when it is not one, or beyond 64 bits); more than `most` are
+/// not read (the caller's length check refuses them).
+pub(crate) fn whole_list(obj: &Bound<'_, PyAny>, what: &str, most: usize) -> PyResult<Vec<i64>> {
+    if obj.is_instance_of::<PyString>() {
+        return Err(PyValueError::new_err(format!("{what} must be a sequence of whole numbers, not a string")));
+    }
+    let iter =
+        obj.try_iter().map_err(|_| PyValueError::new_err(format!("{what} must be a sequence of whole numbers, not {}", repr_of(obj))))?;
+    let mut out = Vec::new();
+    for (i, item) in iter.enumerate() {
+        if out.len() > most {
+            break;
+        }
+        out.push(whole_number(&item?, &format!("{what}[{i}]"))?);
+    }
+    Ok(out)
 }
 
 /// `whole_arg` of an optional argument (None stays None).
@@ -309,8 +351,14 @@ fn bytemuck_i8(v: &[i8]) -> &[u8] {
 }
 
 #[pyfunction]
-fn _position_from_state(variant: &str, mine: Vec<i64>, theirs: Vec<i64>, rules: &Bound<'_, PyDict>) -> PyResult<PyPosition> {
+fn _position_from_state(
+    variant: &str,
+    mine: &Bound<'_, PyAny>,
+    theirs: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyDict>,
+) -> PyResult<PyPosition> {
     let rules = rules_from_kwargs(variant, Some(rules))?;
+    let (mine, theirs) = (extract_counts(mine, "mine")?, extract_counts(theirs, "theirs")?);
     Position::from_arrays(rules, &mine, &theirs).map(|inner| PyPosition { inner }).map_err(value_error)
 }
 
@@ -426,14 +474,18 @@ fn _legal_positions_many<'py>(
     py: Python<'py>,
     variant: &str,
     boards: &[u8],
-    dice: Vec<i64>,
+    dice: &Bound<'py, PyAny>,
     threads: Option<&Bound<'py, PyAny>>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<(Bound<'py, PyAny>, Vec<usize>)> {
-    let threads: usize = opt_whole_arg(threads, "threads")?.unwrap_or(0);
+    let threads = threads_arg(threads, 0)?;
     let rules = rules_from_kwargs(variant, rules)?;
+    // The quick way for a list of ints; else each entry checked, so a bad one is named.
+    let dice: Vec<i64> = match dice.extract() {
+        Ok(dice) => dice,
+        Err(_) => whole_list(dice, "dice", usize::MAX - 1)?,
+    };
     let boards: Vec<i8> = boards.iter().map(|&b| b as i8).collect();
-    let threads = crate::threads_or_all_cores(threads);
     let (flat, offsets) = py.allow_threads(|| batch::results_many(rules, &boards, &dice, threads)).map_err(value_error)?;
     let n = *offsets.last().unwrap_or(&0);
     Ok((int8_array(py, &flat, n)?, offsets))
@@ -445,13 +497,7 @@ fn _legal_positions_many<'py>(
 fn perft(py: Python<'_>, variant: &str, depth: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<usize>> {
     let depth: i64 = whole_arg(depth, "perft depth")?;
     let rules = rules_from_kwargs(variant, rules)?;
-    if depth < 0 {
-        return Err(PyValueError::new_err(format!("perft depth {depth} is negative: give 0 to 4 turns")));
-    }
-    if depth > 4 {
-        return Err(PyValueError::new_err(format!("perft depth {depth} is too deep: at most 4 turns")));
-    }
-    let depth = depth as usize;
+    let depth = crate::perft::check_depth(rules.variant, depth).map_err(value_error)?;
     Ok(py.allow_threads(|| crate::perft::perft(rules, depth)))
 }
 
@@ -467,5 +513,15 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     engine::register(m)?;
     cube::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    let limits = PyDict::new(m.py());
+    for &(name, bound) in crate::limits::ALL {
+        // Whole bounds as ints, the one in seconds as a float.
+        if bound.fract() == 0.0 {
+            limits.set_item(name, bound as u64)?;
+        } else {
+            limits.set_item(name, bound)?;
+        }
+    }
+    m.add("LIMITS", limits)?;
     Ok(())
 }

@@ -3,7 +3,8 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use super::{opt_whole_arg, rules_from_kwargs, value_error, whole_arg};
+use super::{count_arg, opt_count_arg, opt_whole_arg, rules_from_kwargs, threads_arg, value_error, whole_arg};
+use crate::limits;
 use pyo3::exceptions::PyValueError;
 
 use crate::batch;
@@ -45,7 +46,7 @@ fn td_train<'py>(
     trace_decay: f32,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<(Bound<'py, PyBytes>, usize, usize, usize)> {
-    let games: usize = whole_arg(games, "games")?;
+    let games = count_arg(games, "games", 0, limits::MAX_GAMES)? as usize;
     let seed: u64 = whole_arg(seed, "seed")?;
     let rules = rules_from_kwargs(variant, rules)?;
     let net = network_for(network, rules.variant)?;
@@ -72,7 +73,7 @@ fn td_score_vs_random(
     seed: &Bound<'_, PyAny>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<f64> {
-    let games: usize = whole_arg(games, "games")?;
+    let games = count_arg(games, "games", 1, limits::MAX_GAMES)? as usize;
     let seed: u64 = whole_arg(seed, "seed")?;
     let rules = rules_from_kwargs(variant, rules)?;
     let net = network_for(network, rules.variant)?;
@@ -91,14 +92,10 @@ fn rollout<'py>(
     seed: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let trials: usize = opt_whole_arg(trials, "trials")?.unwrap_or(1296);
+    let trials = opt_count_arg(trials, "trials", 1, limits::MAX_ROLLOUT_TRIALS, 1296)? as usize;
     let seed: u64 = opt_whole_arg(seed, "seed")?.unwrap_or(0);
-    let threads: usize = opt_whole_arg(threads, "threads")?.unwrap_or(0);
-    if trials == 0 || trials > 10_000_000 {
-        return Err(pyo3::exceptions::PyValueError::new_err(format!("trials must be 1 to 10,000,000, not {trials}")));
-    }
+    let threads = threads_arg(threads, 0)?;
     let pos = position.inner;
-    let threads = crate::threads_or_all_cores(threads);
     let nets = crate::nn::td::Nets::shipped(pos.variant());
     let r = py.allow_threads(|| crate::rollout::rollout(nets, &pos, trials, seed, threads));
     let d = PyDict::new(py);
@@ -122,7 +119,7 @@ fn selfplay_positions(
     seed: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<super::PyPosition>> {
-    let count: usize = whole_arg(count, "count")?;
+    let count = count_arg(count, "count", 0, limits::MAX_POSITIONS)? as usize;
     let seed: u64 = opt_whole_arg(seed, "seed")?.unwrap_or(0);
     let rules = rules_from_kwargs(variant, rules)?;
     let net = crate::nn::shipped::network(rules.variant);
@@ -169,6 +166,7 @@ fn targets_from_bytes(targets: &[u8], n: usize) -> PyResult<Vec<[f32; OUTPUTS]>>
     if let Some(k) = floats.iter().position(|v| !(0.0..=1.0).contains(v)) {
         return Err(PyValueError::new_err(format!("target {} of position {} is {}, not a probability", k % 5, k / 5, floats[k])));
     }
+    // chunks_exact yields slices of exactly OUTPUTS values: the conversion to an array cannot fail.
     Ok(floats.chunks_exact(OUTPUTS).map(|c| c.try_into().expect("five")).collect())
 }
 
@@ -191,7 +189,7 @@ fn nn_selfplay_flat<'py>(
     seed: &Bound<'py, PyAny>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let count: usize = whole_arg(count, "count")?;
+    let count = count_arg(count, "count", 0, limits::MAX_POSITIONS)? as usize;
     let seed: u64 = whole_arg(seed, "seed")?;
     let rules = rules_from_kwargs(variant, rules)?;
     let net = network_for(network, rules.variant)?;
@@ -223,15 +221,14 @@ fn nn_label<'py>(
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let ply: u8 = whole_arg(ply, "ply")?;
-    let threads: usize = opt_whole_arg(threads, "threads")?.unwrap_or(0);
-    if ply > 3 {
-        return Err(PyValueError::new_err(format!("labels search at most 3 plies, not {ply}")));
+    let threads = threads_arg(threads, 0)?;
+    if u64::from(ply) > limits::MAX_LABEL_PLY {
+        return Err(PyValueError::new_err(format!("labels search at most {} plies, not {ply}", limits::MAX_LABEL_PLY)));
     }
     let rules = rules_from_kwargs(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     let race = race.map(|race| network_for(race, rules.variant)).transpose()?;
     let positions = positions_from_flat(rules, boards)?;
-    let threads = crate::threads_or_all_cores(threads);
     let labels = py.allow_threads(|| supervised::label(&net, race.as_ref(), &positions, ply, threads));
     let bytes: Vec<u8> = labels.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
     Ok(PyBytes::new(py, &bytes))
@@ -254,16 +251,12 @@ fn nn_rollout_labels<'py>(
     threads: Option<&Bound<'py, PyAny>>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let trials: usize = whole_arg(trials, "trials")?;
+    let trials = count_arg(trials, "trials", 1, limits::MAX_LABEL_TRIALS)? as usize;
     let seed: u64 = whole_arg(seed, "seed")?;
-    let threads: usize = opt_whole_arg(threads, "threads")?.unwrap_or(0);
-    if trials == 0 || trials > 1_000_000 {
-        return Err(PyValueError::new_err(format!("trials must be 1 to 1,000,000, not {trials}")));
-    }
+    let threads = threads_arg(threads, 0)?;
     let rules = rules_from_kwargs(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     let positions = positions_from_flat(rules, boards)?;
-    let threads = crate::threads_or_all_cores(threads);
     let labels = py.allow_threads(|| crate::rollout::rollout_labels(&net, &positions, trials, seed, threads));
     let bytes: Vec<u8> = labels.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
     Ok(PyBytes::new(py, &bytes))
@@ -286,7 +279,7 @@ fn nn_train_supervised<'py>(
     seed: &Bound<'py, PyAny>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<(Bound<'py, PyBytes>, Vec<f64>)> {
-    let epochs: usize = whole_arg(epochs, "epochs")?;
+    let epochs = count_arg(epochs, "epochs", 0, limits::MAX_EPOCHS)? as usize;
     let seed: u64 = whole_arg(seed, "seed")?;
     let rules = rules_from_kwargs(variant, rules)?;
     let mut net = network_for(network, rules.variant)?;

@@ -192,7 +192,8 @@ impl Worker<'_> {
         let (e, _) = self.static_eval(pos);
         // A small money bear-off is exact at any depth.
         let exact_money = self.config.use_bearoff && states.iter().flatten().all(|s| s.is_money()) && bearoff::covers(pos);
-        if plies == 0 || pos.is_game_over() || exact_money {
+        // A cancelled search expands no more nodes (its result is thrown away).
+        if plies == 0 || pos.is_game_over() || exact_money || self.config.cancel.is_cancelled() {
             return (e, self.leaf_values(pos, &e, states, top, met));
         }
         let moves = branches(states, top);

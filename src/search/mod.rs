@@ -29,11 +29,21 @@
 //! share ([`crate::cascade`]). At the root every part is listed (up to
 //! `cascade_width` states a number); inside the tree parts and shares are
 //! pruned to the inner filter's width step by step.
+//!
+//! **Cancellation**: a search given a [`Cancel`] (in its config) checks it
+//! at every node it would expand; once the cancel is set (by another thread,
+//! or by its deadline passing) no node is expanded any more, so the search
+//! ends within moments with a result that means nothing, and the caller
+//! asks [`Cancel::is_cancelled`] before using it (the Python bindings raise
+//! `tavla.Cancelled`). The HTTP service cancels a search past its time limit
+//! this way, so the worker is free at once.
 
 pub mod cubeful;
 
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use crate::cascade::{cascades, pruned_parts, CascadePart};
 use crate::dice::rolls as all_rolls;
@@ -51,7 +61,66 @@ pub struct Filter {
     pub margin: f32,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A way to stop searches early: a flag any thread may set with
+/// [`Cancel::cancel`], and an optional deadline. Clones share the flag. The
+/// default cancels nothing (and costs one branch a node).
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Option<Arc<CancelState>>);
+
+#[derive(Debug)]
+struct CancelState {
+    flag: AtomicBool,
+    deadline: Option<Instant>,
+}
+
+impl Cancel {
+    /// A cancel that is set by [`Cancel::cancel`], or by itself once `after`
+    /// has passed (from now), where given (a time past what the clock can
+    /// hold is no deadline).
+    pub fn new(after: Option<Duration>) -> Cancel {
+        let deadline = after.and_then(|d| Instant::now().checked_add(d));
+        Cancel(Some(Arc::new(CancelState { flag: AtomicBool::new(false), deadline })))
+    }
+
+    /// Stops every search that holds this cancel (or a clone of it).
+    pub fn cancel(&self) {
+        if let Some(state) = &self.0 {
+            state.flag.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether it has been cancelled or its deadline has passed.
+    pub fn is_cancelled(&self) -> bool {
+        match &self.0 {
+            None => false,
+            Some(state) => {
+                if state.flag.load(Ordering::Relaxed) {
+                    return true;
+                }
+                let late = state.deadline.is_some_and(|d| Instant::now() >= d);
+                if late {
+                    state.flag.store(true, Ordering::Relaxed);
+                }
+                late
+            }
+        }
+    }
+}
+
+/// Two cancels are equal when they are the same one (or both none): a
+/// config's equality is about what it searches, and a cancel changes no
+/// result that is used.
+impl PartialEq for Cancel {
+    fn eq(&self, other: &Cancel) -> bool {
+        match (&self.0, &other.0) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
 pub struct SearchConfig {
     /// 0 = static evaluation of each play's result.
     pub ply: u8,
@@ -74,6 +143,8 @@ pub struct SearchConfig {
     /// number (the rest pruned by 0-ply); with enough of them the hint lists
     /// every distinct outcome of the mover's part.
     pub cascade_width: usize,
+    /// Stops the search early (see the module doc); none by default.
+    pub cancel: Cancel,
 }
 
 impl Default for SearchConfig {
@@ -87,6 +158,7 @@ impl Default for SearchConfig {
             cache_bits: 16,
             whole_cascades: true,
             cascade_width: 2_000,
+            cancel: Cancel::default(),
         }
     }
 }
@@ -237,7 +309,8 @@ impl<'a> Worker<'a> {
     /// double cascades).
     fn value(&mut self, pos: &Position, plies: u8, rolls: u32) -> Evaluation {
         let (e, exact) = self.static_eval(pos);
-        if plies == 0 || exact {
+        // A cancelled search expands no more nodes (its result is thrown away).
+        if plies == 0 || exact || self.config.cancel.is_cancelled() {
             return e;
         }
         let mut sum = Evaluation::default();
@@ -644,5 +717,47 @@ mod tests {
         let pos2 = pos.flip();
         let w = Worker::new(&ev, &wide(1)).value(&pos2, 0, crate::cascade::LATE);
         assert!(w.win > 0.0 && w.win < 1.0);
+    }
+
+    #[test]
+    fn a_cancelled_search_stops_at_once() {
+        let pos = Position::start(Rules::backgammon());
+        let ev = Heuristic::new(Variant::Backgammon);
+        let full = analyze(&ev, &config(2, 1), &pos, 3, 1);
+        // Cancelled before it starts: the root's plays are judged at 0-ply and nothing is expanded.
+        let cancel = Cancel::new(None);
+        cancel.cancel();
+        let cut = analyze(&ev, &SearchConfig { cancel: cancel.clone(), ..config(2, 1) }, &pos, 3, 1);
+        assert!(cancel.is_cancelled());
+        assert!(cut.nodes * 20 < full.nodes, "{} nodes cancelled, {} in full", cut.nodes, full.nodes);
+        // A cancel that is never set changes nothing.
+        let kept = analyze(&ev, &SearchConfig { cancel: Cancel::new(None), ..config(2, 1) }, &pos, 3, 1);
+        assert_eq!((kept.nodes, kept.candidates[0].equity), (full.nodes, full.candidates[0].equity));
+        // Clones share the flag; configs with the same cancel are equal, with another one not.
+        let other = Cancel::new(None);
+        assert!(!other.is_cancelled() && other.clone() == other && other != cancel && Cancel::default() == Cancel::default());
+    }
+
+    #[test]
+    fn a_deadline_ends_a_deep_search_in_time() {
+        // A 4-ply evaluation takes minutes; with a 50 ms deadline it is back at once, on any thread count.
+        let pos = Position::start(Rules::backgammon());
+        let ev = Heuristic::new(Variant::Backgammon);
+        for threads in [1, 3] {
+            let cancel = Cancel::new(Some(Duration::from_millis(50)));
+            let start = Instant::now();
+            evaluate(&ev, &SearchConfig { cancel: cancel.clone(), ..config(4, threads) }, &pos);
+            assert!(cancel.is_cancelled());
+            assert!(start.elapsed() < Duration::from_secs(2), "{threads} threads: {:?}", start.elapsed());
+            // A cubeful search too.
+            let met = crate::cube::default_met(Variant::Backgammon);
+            let cancel = Cancel::new(Some(Duration::from_millis(50)));
+            let start = Instant::now();
+            let state = crate::cube::CubeState::money();
+            cubeful::cube_decision(&ev, &SearchConfig { cancel, ..config(4, threads) }, met, &pos, &state);
+            assert!(start.elapsed() < Duration::from_secs(2), "cubeful, {threads} threads: {:?}", start.elapsed());
+        }
+        // A deadline past what the clock holds is none.
+        assert!(!Cancel::new(Some(Duration::MAX)).is_cancelled());
     }
 }

@@ -24,6 +24,8 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
                    "workers (default 1; env TAVLA_JOB_WORKERS)")
     p.add_argument("--max-jobs", type=int, help="unfinished jobs at once (default 8; env TAVLA_MAX_JOBS)")
     p.add_argument("--job-time-limit", type=float, help="seconds a job may run (default 1800; env TAVLA_JOB_TIME_LIMIT)")
+    p.add_argument("--keep-alive", type=int, help="seconds before an idle keep-alive connection is closed "
+                   "(default 5; env TAVLA_KEEP_ALIVE)")
     p.add_argument("--quiet", "--no-access-log", dest="quiet", action="store_true",
                    help="no access log (by default one line per request)")
 

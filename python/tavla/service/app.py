@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Callable, Optional, Union
@@ -85,6 +86,8 @@ def create_app(settings: Optional[Settings] = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        # Before the first request: the bear-off tables (a second or two, once per process).
+        await asyncio.to_thread(app.state.pool.warm_up)
         yield
         app.state.pool.close()
         app.state.jobs.close()
@@ -293,16 +296,18 @@ async def engine_call(pool: EnginePool, position: Any, ply: int, call: Callable[
                       field: str = "engine") -> tuple[Any, float]:
     """``call(engine)`` on a worker with that worker's engine for the position and ply; answers the
     result and the seconds it took. The engine's ValueError (bad input it found) becomes a 422, its
-    message after ``field`` (the request field at fault, where only one can be)."""
+    message after ``field`` (the request field at fault, where only one can be). The engine is made
+    with the call's cancel token, so a search past the time limit stops and frees its worker."""
+    token = tavla.CancelToken()
 
     def work():
-        engine = pool.engine(position, ply)
+        engine = pool.engine(position, ply).with_cancel(token)
         try:
             return call(engine)
         except ValueError as e:
             raise BadInput(f"{field}: {e}") from None
 
-    return await pool.run(work)
+    return await pool.run(work, token)
 
 
 def add_routes(app: FastAPI, settings: Settings) -> None:

@@ -10,9 +10,11 @@ import os
 from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping
 
+from .._core import LIMITS
 
-# The deepest search tavla.Engine runs (it refuses ply 5 and above).
-ENGINE_MAX_PLY = 4
+
+# The deepest search tavla.Engine runs (it refuses any deeper: the core's bound, src/limits.rs).
+ENGINE_MAX_PLY = int(LIMITS["ply"])
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,7 @@ class Settings:
     job_workers: int = 1  # threads for jobs (match analyses), apart from the engine workers
     max_jobs: int = 8  # unfinished jobs at once; more answer 503
     job_time_limit: float = 1800.0  # seconds a job may run before it is stopped
+    keep_alive: int = 5  # seconds an idle keep-alive connection stays open before the server closes it
 
     def check(self) -> "Settings":
         """Refuse settings that cannot work, naming the one at fault."""
@@ -57,6 +60,8 @@ class Settings:
             raise ValueError(f"max jobs must be at least 1, not {self.max_jobs}")
         if self.job_time_limit <= 0:
             raise ValueError(f"job time limit must be positive, not {self.job_time_limit}")
+        if not 1 <= self.keep_alive <= 3600:
+            raise ValueError(f"keep alive must be 1 to 3600 seconds, not {self.keep_alive}")
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port must lie in 0..65535, not {self.port}")
         return self

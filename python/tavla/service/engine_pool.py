@@ -2,9 +2,15 @@
 
 The Rust engine releases the GIL during a search, so threads give real parallelism.
 A call that finds every worker busy and the queue full is refused at once (503) rather than
-piling up; a call that runs past the time limit is answered as a timeout (504) while its
-thread finishes in the background and only then frees its place, so the admitted work
-never exceeds what the workers can hold.
+piling up; a call that runs past the time limit is answered as a timeout (504). An engine call
+made with the call's ``tavla.CancelToken`` (``run(work, token)``; the routes' engines come from
+``Engine.with_cancel``) is cancelled then: the search stops within moments and its worker is free
+for the next call (a call still queued is dropped). Work that takes no token finishes in the
+background and only then frees its place, so the admitted work never exceeds what the workers
+can hold.
+
+The exact bear-off tables are built once per process on first use (about a second each); the
+pool builds them as it starts (``warm_up``), so that the first hint of a bear-off is not slow.
 """
 
 from __future__ import annotations
@@ -13,9 +19,10 @@ import asyncio
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import tavla
+from tavla._core import _bearoff_info
 
 from .config import Settings
 
@@ -49,8 +56,18 @@ class EnginePool:
             engines[key] = tavla.Engine(position.variant, ply=ply, **rules)
         return engines[key]
 
-    async def run(self, work: Callable[[], Any]) -> tuple[Any, float]:
-        """``work()`` on a worker; answers its result and the seconds it took."""
+    def warm_up(self) -> float:
+        """Builds what the engine builds on first use, the bear-off tables of every rule set (backgammon
+        and nardy share one, gul bara has its own); answers the seconds it took."""
+        start = time.perf_counter()
+        for variant in ("backgammon", "gulbara"):
+            _bearoff_info(variant, [0] * 6)
+        return time.perf_counter() - start
+
+    async def run(self, work: Callable[[], Any], token: Optional[Any] = None) -> tuple[Any, float]:
+        """``work()`` on a worker; answers its result and the seconds it took. ``token`` (a
+        ``tavla.CancelToken`` that ``work``'s engine calls were made with) is cancelled when the call
+        runs past the time limit, which frees the worker at once."""
         if not self.places.acquire(blocking=False):
             raise Busy("the engine is busy: every worker and queue place is taken; retry shortly")
         with self.busy_lock:
@@ -63,7 +80,14 @@ class EnginePool:
         future.add_done_callback(self.free_place)
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), timeout=self.settings.time_limit)
+        except asyncio.CancelledError:
+            # The request itself was cancelled (a stop whose grace ran out): so is its search.
+            if token is not None:
+                token.cancel()
+            raise
         except asyncio.TimeoutError:
+            if token is not None:
+                token.cancel()  # the search ends now: its Cancelled goes nowhere, its worker is free
             raise TimedOut(
                 f"the engine did not answer within the time limit of {self.settings.time_limit:g} s; "
                 "ask for a lower ply"

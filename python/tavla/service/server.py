@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator, Optional
 
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .app import create_app
 from .config import Settings, settings_from_env, with_overrides
@@ -42,6 +43,29 @@ class BannerServer(uvicorn.Server):
                   f"schema at /v1/openapi.json)", flush=True)
 
 
+class IdleClosingProtocol(H11Protocol):
+    """uvicorn's HTTP protocol with its keep-alive timeout armed whenever the connection has no request
+    in progress: after an answer (as uvicorn does), and also from the moment a connection opens and
+    while a request's headers are still coming, so a connection that sends nothing, or stalls in its
+    headers, for ``timeout_keep_alive`` seconds is closed (uvicorn alone arms it only after a first
+    answer: a connection that never sent a request stayed open for ever). Once a request's headers are
+    in, the timer is off until its answer is complete, as before."""
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        self.arm_idle_timeout()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)  # cancels the timer; a complete request's headers keep it off
+        self.arm_idle_timeout()
+
+    def arm_idle_timeout(self) -> None:
+        serving = self.cycle is not None and not self.cycle.response_complete
+        if serving or self.transport.is_closing() or self.timeout_keep_alive_task is not None:
+            return
+        self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive, self.timeout_keep_alive_handler)
+
+
 # Seconds a stop (Ctrl-C, SIGTERM) waits for the requests in flight beyond the engine's time limit (which
 # bounds every engine call): enough to write their answers. A client still sending its body then (a slow or
 # stalled upload) has its connection closed, so that it cannot hold the stop up for ever.
@@ -56,10 +80,13 @@ def shutdown_timeout(settings: Settings) -> int:
 def server_for(settings: Settings, access_log: bool = True) -> BannerServer:
     """The uvicorn server of the service: errors and warnings logged, and one access-log line per
     request unless ``access_log`` is False. A stop lets the requests in flight finish, up to
-    ``shutdown_timeout``."""
+    ``shutdown_timeout``; a connection idle for ``settings.keep_alive`` seconds (after an answer, or before
+    its first request is in) is closed."""
     config = uvicorn.Config(create_app(settings), host=settings.host, port=settings.port, log_level="warning",
                             access_log=access_log, server_header=False,
-                            timeout_graceful_shutdown=shutdown_timeout(settings))
+                            timeout_graceful_shutdown=shutdown_timeout(settings),
+                            # An idle connection is closed after this: idle clients hold no socket for ever.
+                            timeout_keep_alive=settings.keep_alive, http=IdleClosingProtocol)
     if access_log:
         # log_level "warning" keeps uvicorn's start-up chatter out; the access log logs at INFO.
         logging.getLogger("uvicorn.access").setLevel(logging.INFO)
@@ -101,6 +128,7 @@ def serve(args: argparse.Namespace) -> int:
         job_workers=getattr(args, "job_workers", None),
         max_jobs=getattr(args, "max_jobs", None),
         job_time_limit=getattr(args, "job_time_limit", None),
+        keep_alive=getattr(args, "keep_alive", None),
     )
     server = server_for(settings, access_log=not getattr(args, "quiet", False))
     try:
