@@ -49,10 +49,15 @@ def http_client(app: Any, timeout: float = 60) -> Iterator[httpx.Client]:
 
 def post_checked(client: httpx.Client, openapi: dict, path: str, body: Any, status: int = 200) -> Any:
     """POST ``body``; the answer must have ``status`` and match the published schema. Answers its JSON."""
+    return post_checked_response(client, openapi, path, body, status).json()
+
+
+def post_checked_response(client: httpx.Client, openapi: dict, path: str, body: Any, status: int = 200) -> httpx.Response:
+    """``post_checked``, answering the whole response (its headers too)."""
     r = client.post(path, json=body)
     assert r.status_code == status, r.text
     check_against_schema(openapi, "post", path, r)
-    return r.json()
+    return r
 
 
 def response_schema(openapi: dict, path: str, method: str, status: int) -> dict:

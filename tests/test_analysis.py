@@ -65,3 +65,41 @@ def test_the_command_line(tmp_path):
     bad.write_text(GNUBG_3.replace("13/9 24/23", "13/9 24/22", 1))
     r = subprocess.run([sys.executable, "-m", "tavla", "analyze", str(bad)], capture_output=True, text=True)
     assert r.returncode == 2 and "broken.mat: line 7:" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_luck_averages_to_nothing_over_the_rolls(engine):
+    # From one position, every roll's luck weighted by its chance sums to zero: luck is the roll's
+    # best equity against the mean over the rolls.
+    g = tavla.Game("backgammon", seed=0)
+    g.roll_off((4, 1))
+    g.play("13/9 24/23")
+    total = 0.0
+    for a in range(1, 7):
+        for b in range(a, 7):
+            game = g.copy()
+            game.roll((a, b))
+            if game.legal_moves():
+                game.play(0)
+            rolls: list = []
+            analysis.analyze_game(engine, game, rolls=rolls)
+            opening, reply = rolls
+            assert opening.dice == (4, 1) and reply.dice == (a, b) and reply.player == 1
+            assert reply.mark == analysis.luck_mark(reply.luck)
+            total += (1 if a == b else 2) * reply.luck
+    assert abs(total / 36) < 1e-6
+    # A 6-6 reply to an opening is lucky, a 2-1 is not.
+    assert analysis.luck_mark(0.31) == "lucky" and analysis.luck_mark(-0.61) == "very unlucky"
+    assert analysis.luck_mark(0.1) is None
+
+
+def test_match_report_has_luck_and_cube_error_kinds(engine):
+    report = analysis.analyze_match(engine, formats.read_mat(GNUBG_3))
+    for k, p in enumerate(report["players"]):
+        mine = [r for r in report["rolls"] if r["player"] == k]
+        assert p["rolls"] == len(mine) > 20
+        assert p["luck"] == pytest.approx(sum(r["luck"] for r in mine), abs=1e-5)
+        assert p["luck_rate"] == pytest.approx(1000 * p["luck"] / p["rolls"], abs=1e-2)
+        wrong = [d for d in report["decisions"] if d["player"] == k and d["kind"] != "move" and d["error"] > 0]
+        assert sum(p[kind] for kind in analysis.CUBE_ERROR_KINDS) == len(wrong)
+    # Player 1 (root) won the match 5-0 on far better dice.
+    assert report["players"][1]["luck"] > report["players"][0]["luck"]

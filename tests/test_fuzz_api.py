@@ -36,7 +36,9 @@ from tavla import formats
 from tavla.sampling import random_positions
 
 EXAMPLES = int(os.environ.get("TAVLA_FUZZ_EXAMPLES", "150"))
-DEADLINE = timedelta(seconds=2)
+# Hypothesis's deadline flags one slow example; a 1-ply search of a big gul bara cascade takes seconds
+# on a loaded two-core machine, so the deadline is loose (a real hang is HANG_SECONDS's business).
+DEADLINE = timedelta(seconds=float(os.environ.get("TAVLA_FUZZ_DEADLINE_SECONDS", "30")))
 HANG_SECONDS = int(os.environ.get("TAVLA_FUZZ_HANG_SECONDS", "120"))
 
 fuzz = settings(

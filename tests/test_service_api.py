@@ -83,8 +83,10 @@ def test_openapi_lists_every_route_under_v1(openapi):
     assert openapi["openapi"].startswith("3.")
     paths = set(openapi["paths"])
     assert paths == {"/v1/health", "/v1/version", "/v1/moves", "/v1/position", "/v1/cascade-step", "/v1/hint",
-                     "/v1/evaluate", "/v1/engine-move", "/v1/handover", "/v1/cube", "/v1/turn"}
-    for path in ["/v1/moves", "/v1/hint", "/v1/evaluate", "/v1/engine-move", "/v1/handover", "/v1/cube", "/v1/turn"]:
+                     "/v1/evaluate", "/v1/engine-move", "/v1/handover", "/v1/cube", "/v1/turn", "/v1/match-turn",
+                     "/v1/analyses", "/v1/analyses/{job_id}"}
+    for path in ["/v1/moves", "/v1/hint", "/v1/evaluate", "/v1/engine-move", "/v1/handover", "/v1/cube", "/v1/turn",
+                 "/v1/match-turn"]:
         declared = set(openapi["paths"][path]["post"]["responses"])
         assert {"200", "400", "413", "422"} <= declared, path
         # 422 answers are the service's own {"error": ...}, not FastAPI's default shape.
@@ -225,7 +227,7 @@ BAD = [
     ({"position": START_BG, "dice": [3, 1, 2]}, 422, "dice"),
     ({"position": START_BG, "dice": ["a", 1]}, 422, "dice.0"),
     ({"position": START_BG}, 422, "dice are missing"),
-    ({"dice": [3, 1]}, 422, "exactly one of position, xgid or gnubg_id"),
+    ({"dice": [3, 1]}, 422, "exactly one of position, xgid, gnubg_id or fibs"),
     ({"position": START_BG, "gnubg_id": "4HPwATDgc/ABMA", "dice": [3, 1]}, 422, "exactly one"),
     ({"postion": START_BG, "dice": [3, 1]}, 422, "postion"),
     ({"position": {"variant": "backgammon", "mine": [0] * 25}, "dice": [3, 1]}, 422, "both mine and theirs"),
@@ -249,30 +251,13 @@ def test_bad_moves_requests_name_the_problem(client, openapi, body, status, word
     assert "Traceback" not in answer["error"]
 
 
-try:
-    from tavla import formats
-except ImportError:
-    formats = None
-needs_formats = pytest.mark.skipif(formats is None, reason="the formats module is not in this build")
+from tavla import formats
 
 
-def test_text_formats_answer_422_when_the_formats_module_is_missing(client, openapi, monkeypatch):
-    monkeypatch.setitem(positions.FORMAT_READERS, "xgid", ("tavla.no_such_module", ("parse",)))
-    monkeypatch.setitem(positions.FORMAT_READERS, "gnubg_id", ("tavla", ("no_such_function",)))
-    assert client.get("/v1/version").json()["formats"] == {"plain": True, "xgid": False, "gnubg_id": False}
-    for field, text in [("xgid", "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"),
-                        ("gnubg_id", "4HPwATDgc/ABMA:cAkAAAAAAAAA")]:
-        answer = post(client, openapi, "/v1/moves", {field: text}, 422)
-        assert answer["error"] == (f"{field} is not available in this build of tavla; "
-                                   "send the position in the plain JSON form")
-
-
-@needs_formats
 def test_version_lists_the_text_formats(client):
-    assert client.get("/v1/version").json()["formats"] == {"plain": True, "xgid": True, "gnubg_id": True}
+    assert client.get("/v1/version").json()["formats"] == {"plain": True, "xgid": True, "gnubg_id": True, "fibs": True}
 
 
-@needs_formats
 @pytest.mark.parametrize("variant_seed", [1, 2, 3])
 def test_xgid_and_gnubg_ids_round_trip_through_the_service(client, openapi, variant_seed):
     for pos in random_positions("backgammon", 8, seed=variant_seed):
@@ -282,7 +267,6 @@ def test_xgid_and_gnubg_ids_round_trip_through_the_service(client, openapi, vari
             assert body["dice"] is None
 
 
-@needs_formats
 def test_moves_take_the_dice_from_the_xgid(client, openapi):
     start = tavla.Position.start("backgammon")
     xgid = formats.to_xgid(start, dice=(3, 1))
@@ -299,7 +283,6 @@ def test_moves_take_the_dice_from_the_xgid(client, openapi):
         start.legal_moves(2, 1))
 
 
-@needs_formats
 @pytest.mark.parametrize("body,words", [
     ({"gnubg_id": "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"}, "gnubg_id 'XGID=-b----E-C---eE---c-e-"),
     ({"xgid": "4HPwATDgc/ABMA:cAkAAAAAAAAA"}, "does not look like XGID="),

@@ -82,10 +82,15 @@ def requests_sent(browser):
     return browser.execute_script("return window.__requests;")
 
 
+# The game's flow: /v1/turn in analysis, /v1/match-turn in a game vs the engine (a match or money session).
+TURN_ROUTES = ("/v1/turn", "/v1/match-turn")
+
+
 def assert_the_turns_went_to_the_service(browser):
-    """The game's flow went through /v1/turn alone: no cascade steps or legal moves asked for on the side."""
+    """The game's flow went through /v1/turn or /v1/match-turn alone: no cascade steps or legal moves asked
+    for on the side."""
     paths = [path for path, _ in requests_sent(browser)]
-    assert "/v1/turn" in paths
+    assert set(TURN_ROUTES) & set(paths)
     assert not {"/v1/cascade-step", "/v1/moves", "/v1/position"} & set(paths), paths
 
 
@@ -194,7 +199,8 @@ def test_gul_bara_cascade_passes_what_cannot_be_played(base, browser):
     theirs[5] = 1  # their 6-point is my 18-point
     box = browser.find_element(By.ID, "position-text")
     box.clear()
-    box.send_keys(json.dumps({"variant": "gulbara", "mine": mine, "theirs": theirs}))
+    # The project's JSON form (the first side on roll); the test above pastes the deprecated mine/theirs.
+    box.send_keys(json.dumps({"variant": "gulbara", "checkers": [mine[:24], theirs[:24]], "bar": [mine[24], theirs[24]]}))
     record_requests(browser)
     browser.find_element(By.ID, "load-json").click()
     wait(browser, lambda d: state(d)["variant"] == "gulbara" and board_position(d)["bottom"] == mine)
@@ -257,7 +263,7 @@ def test_the_engines_cascade_passes_its_unplayed_moves_to_you(base, browser):
     part = tavla.Engine("gulbara", ply=0).best_move(tavla.Position.from_arrays("gulbara", STUCK_MINE, STUCK_THEIRS), 4, 4)
     assert board_position(browser)["top"] == part.position.to_arrays()[0]
     assert any(e.startswith("top: 4-4: ") and "passes 5x2 6x4" in e for e in s["log"])
-    turns = [body for path, body in requests_sent(browser) if path == "/v1/turn"]
+    turns = [body for path, body in requests_sent(browser) if path == "/v1/match-turn"]
     assert {"plays": [step.notation for _, step in part.cascade_steps]} in [t.get("action") for t in turns]
     engine_move = next(body for path, body in requests_sent(browser) if path == "/v1/engine-move")
     assert engine_move["dice"] == [4, 4] and engine_move["rolls"] == 1000  # the service's rolls_before

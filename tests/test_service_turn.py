@@ -271,7 +271,7 @@ def broken(record, change):
     ({"game": []}, "game: Input should be a valid dictionary"),
     ({"game": {"format": "tavla.game"}}, 'game: the record needs "variant"'),
     ({"game": {"format": "tavla.match", "variant": "nardy", "events": []}}, "game: this is a \"tavla.match\" record"),
-    ({"new": {}}, "new: give exactly one of position, xgid or gnubg_id"),
+    ({"new": {}}, "new: give exactly one of position, xgid, gnubg_id or fibs"),
     ({"new": {"position": {"variant": "chess"}}}, "new.position.variant"),
     ({"new": {"position": {"variant": "nardy", "rules": {"cube": 2}}}}, 'new: position: unknown rule option "cube"'),
     ({"new": {"position": {"variant": "nardy"}, "turn": 2}}, "new.turn"),

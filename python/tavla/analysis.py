@@ -9,13 +9,20 @@ not, its error measured against the opponent's best answer (``max(ND, min(DT, DP
 the opponent's take or pass is measured against its better answer. Marks: doubtful at 0.04, bad
 at 0.08, very bad at 0.16. PR is XG's: 500 times the mean error per decision (unforced moves and
 the cube decisions counted here: every roll where a player could double, and every answer).
+
+Luck, as gnubg measures it: a roll's luck is the mover's equity after its best play of the roll
+minus the mean of that over every roll it could have had (the opening roll: the 15 non-doubles),
+cubeful at the game's cube and score, judged at 0-ply (gnubg's default for luck) whatever the
+analysis ply. Rolls are marked lucky at 0.3, very lucky at 0.6 (and unlucky, very unlucky below
+their negatives). Cube errors are also counted by kind: wrong doubles (a double that lost equity),
+missed doubles, wrong takes and wrong passes.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from .cube_view import cube_for_game
 
@@ -26,6 +33,37 @@ MARKS = ((0.16, "very bad"), (0.08, "bad"), (0.04, "doubtful"))
 def mark(error: float) -> Optional[str]:
     """gnubg's mark for an error: "very bad", "bad", "doubtful" or None."""
     return next((name for limit, name in MARKS if error >= limit), None)
+
+
+#: gnubg's luck levels (normalized equity), largest first.
+LUCK_MARKS = ((0.6, "very lucky"), (0.3, "lucky"))
+
+
+def luck_mark(luck: float) -> Optional[str]:
+    """gnubg's mark for a roll's luck: "very lucky", "lucky", "unlucky", "very unlucky" or None."""
+    for limit, name in LUCK_MARKS:
+        if luck >= limit:
+            return name
+        if luck <= -limit:
+            return name.replace("lucky", "unlucky")
+    return None
+
+
+#: The kind of cube error a decision with a positive error is.
+CUBE_ERROR_OF = {"double": "wrong_doubles", "no double": "missed_doubles", "take": "wrong_takes",
+                 "beaver": "wrong_takes", "pass": "wrong_passes"}
+CUBE_ERROR_KINDS = ("wrong_doubles", "missed_doubles", "wrong_takes", "wrong_passes")
+
+
+@dataclass
+class Roll:
+    """One roll's luck for the player who rolled it."""
+
+    game: int
+    player: int
+    dice: tuple[int, int]
+    luck: float
+    mark: Optional[str] = None
 
 
 @dataclass
@@ -40,6 +78,9 @@ class Decision:
     error: float
     dice: Optional[tuple[int, int]] = None
     mark: Optional[str] = None
+    #: The position the decision was made in, in the package's JSON form (``tavla.formats.to_json``:
+    #: players in the game's order, ``turn`` the player on roll or the doubler, the dice of a play).
+    position: Optional[dict[str, Any]] = None
 
 
 @dataclass
@@ -50,6 +91,11 @@ class PlayerStats:
     cube_decisions: int = 0
     cube_error: float = 0.0
     marks: dict[str, int] = field(default_factory=dict)
+    #: Cube errors by kind: "wrong_doubles", "missed_doubles", "wrong_takes", "wrong_passes".
+    cube_errors: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CUBE_ERROR_KINDS, 0))
+    rolls: int = 0
+    luck: float = 0.0
+    luck_marks: dict[str, int] = field(default_factory=dict)
 
     @property
     def checker_error_rate(self) -> float:
@@ -69,6 +115,11 @@ class PlayerStats:
     def pr(self) -> float:
         return 500.0 * (self.checker_error + self.cube_error) / max(1, self.decisions)
 
+    @property
+    def luck_rate(self) -> float:
+        """Thousandths of a point of luck per roll."""
+        return 1000.0 * self.luck / max(1, self.rolls)
+
     def add(self, d: Decision) -> None:
         if d.kind == "move":
             self.unforced_moves += 1
@@ -76,8 +127,16 @@ class PlayerStats:
         else:
             self.cube_decisions += 1
             self.cube_error += d.error
+            if d.error > 0:
+                self.cube_errors[CUBE_ERROR_OF[d.kind]] += 1
         if d.mark:
             self.marks[d.mark] = self.marks.get(d.mark, 0) + 1
+
+    def add_roll(self, r: Roll) -> None:
+        self.rolls += 1
+        self.luck += r.luck
+        if r.mark:
+            self.luck_marks[r.mark] = self.luck_marks.get(r.mark, 0) + 1
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -90,25 +149,37 @@ class PlayerStats:
             "error_rate": round(self.error_rate, 3),
             "pr": round(self.pr, 3),
             "marks": dict(self.marks),
+            **self.cube_errors,
+            "rolls": self.rolls,
+            "luck": round(self.luck, 6),
+            "luck_rate": round(self.luck_rate, 3),
+            "luck_marks": dict(self.luck_marks),
         }
+
 
 
 CUBE_RULES = {"enabled": True}
 
 
-def analyze_game(engine: Any, game: Any, number: int = 1, cube_rules: Optional[dict] = None) -> list[Decision]:
+def analyze_game(engine: Any, game: Any, number: int = 1, cube_rules: Optional[dict] = None,
+                 rolls: Optional[list[Roll]] = None) -> list[Decision]:
     """Every unforced checker play and cube decision of ``game`` (a ``tavla.Game``), judged by
-    ``engine``. Forced plays (one legal result) are not decisions."""
+    ``engine``. Forced plays (one legal result) are not decisions. With ``rolls`` (a list), every
+    roll's luck is appended to it."""
     import tavla
 
     rules = CUBE_RULES if cube_rules is None else cube_rules
     record = json.loads(game.to_json())
     states = tavla.Game.replay(game.to_json())
+    luck_engine = tavla.Engine(game.variant, ply=0, **game.rules) if rolls is not None else None
     out: list[Decision] = []
     for k, event in enumerate(record["events"]):
         before, after = states[k], states[k + 1]
         kind = event["type"]
         if kind == "move" and before.phase == "move" and before.cascade_step is None:
+            if luck_engine is not None and rolls is not None:
+                opening = k > 0 and record["events"][k - 1]["type"] == "opening_roll"
+                rolls.append(_luck(luck_engine, before, event, number, rules, opening))
             out.extend(_checker_decision(engine, before, after, event, number, rules))
         elif kind in ("roll", "double") and before.phase == "roll" and before.may_double:
             out.append(_double_decision(engine, before, event, number, rules))
@@ -129,7 +200,27 @@ def _checker_decision(engine, before, after, event, number, rules) -> Iterable[D
     if played is None:
         raise ValueError(f"game {number}: the played {event['play']!r} is not among the engine's plays")
     error = max(0.0, ranked[0].equity - played.equity)
-    return [Decision(number, player, "move", event["play"], str(ranked[0].move), error, dice, mark(error))]
+    # The played move in the engine's notation, as the best one is written (a file's may order it otherwise).
+    return [Decision(number, player, "move", str(played.move), str(ranked[0].move), error, dice, mark(error),
+                     position_json(before, player, dice))]
+
+
+def _luck(engine, before, event, number, rules, opening: bool) -> Roll:
+    """The luck of the roll ``before`` is to play, for its player (see the module's documentation)."""
+    player = event["player"]
+    position = before.position
+    cube = cube_for_game(before, player, rules)
+    rolls_before = before.rolls_before
+
+    def best(d1: int, d2: int) -> float:
+        return engine.hint(position, d1, d2, top=1, cube=cube, rolls=rolls_before)[0].equity
+
+    # The 21 rolls (doubles once, the others twice) or the opening roll's 15 non-doubles.
+    rolls = [(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7) if not (opening and a == b)]
+    mean = sum(w * best(a, b) for a, b, w in rolls) / sum(w for _, _, w in rolls)
+    d1, d2 = before.dice
+    luck = best(d1, d2) - mean
+    return Roll(number, player, (d1, d2), luck, luck_mark(luck))
 
 
 def _double_decision(engine, before, event, number, rules) -> Decision:
@@ -141,7 +232,7 @@ def _double_decision(engine, before, event, number, rules) -> Decision:
     actual = answered if doubled else d.no_double
     error = max(0.0, best - actual)
     return Decision(number, player, "double" if doubled else "no double", "double" if doubled else "no double",
-                    d.action, error, None, mark(error))
+                    d.action, error, None, mark(error), position_json(before, player, None))
 
 
 def _answer_decision(engine, before, event, number, rules) -> Decision:
@@ -151,21 +242,44 @@ def _answer_decision(engine, before, event, number, rules) -> Decision:
     # From the doubler's side: the taker wants the smaller of DT and DP.
     error = max(0.0, (d.double_take if took else d.double_pass) - min(d.double_take, d.double_pass))
     best = "take" if d.should_take else "pass"
-    return Decision(number, 1 - doubler, event["type"], event["type"], best, error, None, mark(error))
+    return Decision(number, 1 - doubler, event["type"], event["type"], best, error, None, mark(error),
+                    position_json(before, doubler, None))
 
 
-def analyze_match(engine: Any, mat: dict[str, Any]) -> dict[str, Any]:
-    """A match read by ``tavla.formats.read_mat``: every decision, and per player the totals.
-    Returns ``{"match_length", "final_score", "players": [summary, summary], "decisions"}``."""
+def position_json(game: Any, turn: int, dice: Optional[tuple[int, int]]) -> dict[str, Any]:
+    """``game``'s position (seen from ``turn``, its player on roll or doubler) in the JSON form, with
+    the cube and the score."""
+    from . import formats
+
+    match = game.match_length > 0
+    return json.loads(formats.to_json(game.position, turn=turn, dice=dice, cube_value=game.cube_value,
+                                      cube_owner=game.cube_owner, match_length=game.match_length,
+                                      score=tuple(game.score) if match else (0, 0),
+                                      crawford=bool(game.is_crawford) and match))
+
+
+def analyze_match(engine: Any, mat: dict[str, Any], progress: Optional[Callable[[int, int], None]] = None) -> dict[str, Any]:
+    """A match read by ``tavla.formats.read_mat``: every decision and roll, and per player the
+    totals. Returns ``{"match_length", "final_score", "players": [summary, summary], "decisions",
+    "rolls"}``. ``progress(done, total)`` is called after each game."""
     players = [PlayerStats(name) for name in mat["players"]]
     decisions: list[Decision] = []
-    for number, played in enumerate(mat["games"], start=1):
-        for d in analyze_game(engine, played["game"], number):
+    rolls: list[Roll] = []
+    games = mat["games"]
+    for number, played in enumerate(games, start=1):
+        game_rolls: list[Roll] = []
+        for d in analyze_game(engine, played["game"], number, rolls=game_rolls):
             players[d.player].add(d)
             decisions.append(d)
+        for r in game_rolls:
+            players[r.player].add_roll(r)
+        rolls.extend(game_rolls)
+        if progress is not None:
+            progress(number, len(games))
     return {
         "match_length": mat["length"],
         "final_score": list(mat["score"]),
         "players": [p.summary() for p in players],
         "decisions": [asdict(d) for d in decisions],
+        "rolls": [asdict(r) for r in rolls],
     }

@@ -76,6 +76,20 @@ fn game_events_to_json(game: &Game) -> Value {
     })
 }
 
+/// Where a game that continued from a position started: `{"position", "rolls", "starter"}`.
+fn start_to_json(game: &Game) -> Option<Value> {
+    game.origin().map(|(snapshot, rolls, starter)| json!({"position": snapshot_to_value(snapshot), "rolls": rolls, "starter": starter}))
+}
+
+/// The position, rolls and starter of a record's `"start"`.
+fn start_from_json(start: &Value) -> Result<(crate::game::Snapshot, u32, Option<usize>)> {
+    let start = object(start, "\"start\"")?;
+    let snapshot = snapshot_from_value(start.get("position").ok_or_else(|| Error::new("\"start\" needs \"position\""))?)?;
+    let rolls = opt_u32(start, "rolls", 10)?;
+    let starter = opt_player(start.get("starter"), "start.starter")?;
+    Ok((snapshot, rolls, starter))
+}
+
 /// A game's record as a JSON value.
 pub fn game_to_value(game: &Game) -> Value {
     let s = game.stakes();
@@ -89,12 +103,8 @@ pub fn game_to_value(game: &Game) -> Value {
         "score": s.score,
         "crawford": s.crawford_game,
     });
-    if let Some((snapshot, rolls, starter)) = game.origin() {
-        v["start"] = json!({
-            "position": snapshot_to_value(snapshot),
-            "rolls": rolls,
-            "starter": starter,
-        });
+    if let Some(start) = start_to_json(game) {
+        v["start"] = start;
     }
     let body = game_events_to_json(game);
     v["events"] = body["events"].clone();
@@ -191,10 +201,7 @@ pub fn game_setup(v: &Value) -> Result<(Game, &Vec<Value>)> {
     let game = match obj.get("start") {
         // The game continued from a position rather than the start.
         Some(start) => {
-            let start = object(start, "\"start\"")?;
-            let snapshot = snapshot_from_value(start.get("position").ok_or_else(|| Error::new("\"start\" needs \"position\""))?)?;
-            let rolls = opt_u32(start, "rolls", 10)?;
-            let starter = opt_player(start.get("starter"), "start.starter")?;
+            let (snapshot, rolls, starter) = start_from_json(start)?;
             Game::from_snapshot(&snapshot, rolls, starter, 0)?
         }
         None => Game::new(rules, cube_rules_from_json(obj.get("cube_rules"))?, stakes, 0)?,
@@ -231,7 +238,10 @@ pub fn replay_game(text: &str) -> Result<Vec<Game>> {
 
 pub fn match_to_json(m: &Match) -> String {
     let first = m.finished_games().first().unwrap_or(m.game());
-    let games: Vec<Value> = m.finished_games().iter().chain([m.game()]).map(game_events_to_json).collect();
+    let mut games: Vec<Value> = m.finished_games().iter().chain([m.game()]).map(game_events_to_json).collect();
+    if let Some(start) = start_to_json(first) {
+        games[0]["start"] = start;
+    }
     let v = json!({
         "format": "tavla.match",
         "version": 1,
@@ -240,7 +250,7 @@ pub fn match_to_json(m: &Match) -> String {
         "cube_rules": cube_rules_to_json(m.cube_rules()),
         "length": m.length(),
         "crawford_rule": m.crawford_rule(),
-        "initial_score": first.stakes().score,
+        "initial_score": m.initial_score(),
         "initial_crawford": first.stakes().crawford_game,
         "games": games,
         "score": m.score(),
@@ -261,18 +271,30 @@ pub fn match_from_json(text: &str) -> Result<Match> {
     let length = obj.get("length").map(|l| as_u32(l, "length")).transpose()?.ok_or_else(|| Error::new("the record needs \"length\""))?;
     let cube_rules: CubeRules = cube_rules_from_json(obj.get("cube_rules"))?;
     let score = obj.get("initial_score").map(|s| pair(s, "initial_score")).transpose()?.unwrap_or([0, 0]);
-    let mut m = Match::with_score(
-        rules,
-        length,
-        opt_bool(obj, "crawford_rule", true)?,
-        cube_rules,
-        score,
-        opt_bool(obj, "initial_crawford", false)?,
-        0,
-    )?;
+    let crawford_rule = opt_bool(obj, "crawford_rule", true)?;
+    let initial_crawford = opt_bool(obj, "initial_crawford", false)?;
     let games = obj.get("games").and_then(Value::as_array).ok_or_else(|| Error::new("the record needs a \"games\" list"))?;
+    let mut m = match games.first().and_then(|g| g.get("start")) {
+        // The first game continued from a position, which holds the stakes and the cube rules.
+        Some(start) => {
+            let (snapshot, rolls, starter) = start_from_json(start).map_err(|e| Error::new(format!("game 1: {e}")))?;
+            if *snapshot.rules() != rules || snapshot.cube_rules != cube_rules || snapshot.stakes.match_length != length {
+                return Err(Error::new("game 1: its start position's rules, cube rules or match length differ from the match's"));
+            }
+            let m = Match::from_snapshot(&snapshot, rolls, starter, crawford_rule, 0)?;
+            if m.initial_score() != score || m.is_crawford() != initial_crawford {
+                return Err(Error::new("game 1: its start position's score or Crawford game differs from the match's"));
+            }
+            m
+        }
+        None if length == 0 => Match::money(rules, cube_rules, score, 0)?,
+        None => Match::with_score(rules, length, crawford_rule, cube_rules, score, initial_crawford, 0)?,
+    };
     for (g, game) in games.iter().enumerate() {
         let at = |e: Error| Error::new(format!("game {}: {e}", g + 1));
+        if g > 0 && game.get("start").is_some() {
+            return Err(at(Error::new("only a match's first game may start from a position")));
+        }
         if g > 0 {
             m.next_game().map_err(at)?;
         }
@@ -293,8 +315,37 @@ mod tests {
     use super::*;
     use crate::dice::Dice;
     use crate::game::players::{play_out, Strategy};
-    use crate::game::Snapshot;
+    use crate::game::{CubeRules, Snapshot, Stakes};
     use crate::variant::Rules;
+
+    #[test]
+    fn money_sessions_and_matches_from_positions_round_trip() {
+        let cube = CubeRules { beaver: true, jacoby: true, max_value: 16, enabled: true };
+        let mut m = Match::money(Rules::nardy(), cube, [2, 5], 3).unwrap();
+        let mut picks = Dice::new(2);
+        for _ in 0..2 {
+            play_out(m.game_mut(), [Strategy::Greedy, Strategy::Random], &mut picks).unwrap();
+            m.next_game().unwrap();
+        }
+        let text = match_to_json(&m);
+        let back = match_from_json(&text).unwrap();
+        assert_eq!(match_to_json(&back), text);
+        assert!(back.is_money() && back.score() == m.score() && back.initial_score() == [2, 5]);
+        let mut s = Snapshot::new(crate::Position::start(Rules::backgammon()));
+        s.stakes = Stakes { match_length: 3, score: [0, 2], crawford_game: true };
+        let mut m = Match::from_snapshot(&s, 10, None, true, 1).unwrap();
+        play_out(m.game_mut(), [Strategy::Greedy, Strategy::Random], &mut picks).unwrap();
+        if !m.is_over() {
+            m.next_game().unwrap();
+        }
+        let text = match_to_json(&m);
+        assert!(text.contains("\"start\""));
+        let back = match_from_json(&text).unwrap();
+        assert_eq!(match_to_json(&back), text);
+        // The start position must agree with the match's settings.
+        let bad = text.replacen("\"length\": 3", "\"length\": 5", 1);
+        assert!(match_from_json(&bad).unwrap_err().to_string().contains("match length"));
+    }
 
     #[test]
     fn records_round_trip_and_replay() {

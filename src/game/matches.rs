@@ -1,6 +1,9 @@
 //! Matches to N points: the score, the Crawford game, who starts each game.
+//! A money session is a match of length 0: games one after another with the
+//! cube (Jacoby and beaver allowed), the score the running total of points,
+//! never over.
 
-use super::{CubeRules, Game, GameResult, Stakes};
+use super::{CubeRules, Game, GameResult, Snapshot, Stakes};
 use crate::dice::Dice;
 use crate::error::{Error, Result};
 use crate::variant::{NextGameStarter, Rules};
@@ -14,10 +17,21 @@ pub struct Match {
     cube_rules: CubeRules,
     /// The score before the current game.
     score: [u32; 2],
+    /// The score before the first game.
+    initial_score: [u32; 2],
     crawford_done: bool,
     seeds: Dice,
     finished: Vec<Game>,
     game: Game,
+}
+
+fn check_crawford_game(length: u32, crawford_rule: bool, score: [u32; 2], crawford_game: bool) -> Result<()> {
+    if crawford_game && !(crawford_rule && length > 0 && score.contains(&(length - 1))) {
+        return Err(Error::new(
+            "only a game with a player one point from winning can be the Crawford game (and only with the Crawford rule)",
+        ));
+    }
+    Ok(())
 }
 
 impl Match {
@@ -41,25 +55,52 @@ impl Match {
         if length == 0 {
             return Err(Error::new("a match is played to 1 point or more"));
         }
-        if crawford_game && !(crawford_rule && score.contains(&(length - 1))) {
-            return Err(Error::new(
-                "only a game with a player one point from winning can be the Crawford game (and only with the Crawford rule)",
-            ));
-        }
+        check_crawford_game(length, crawford_rule, score, crawford_game)?;
         let mut seeds = Dice::new(seed);
         let stakes = Stakes { match_length: length, score, crawford_game };
         let game = Game::new(rules, cube_rules, stakes, seeds.next_u64())?;
-        Ok(Match {
-            rules,
+        Ok(Match::around(game, crawford_rule, score, seeds))
+    }
+
+    /// A money session: games one after another with the cube rules (Jacoby
+    /// and beaver allowed), `score` the points each player has won so far.
+    pub fn money(rules: Rules, cube_rules: CubeRules, score: [u32; 2], seed: u64) -> Result<Match> {
+        let mut seeds = Dice::new(seed);
+        let game = Game::new(rules, cube_rules, Stakes::money(), seeds.next_u64())?;
+        Ok(Match::around(game, false, score, seeds))
+    }
+
+    /// A match (or, with a money position, a money session) whose first game
+    /// continues from a snapshot: the length, score, Crawford game and cube
+    /// rules are the snapshot's (see [`Game::from_snapshot`] for `rolls` and
+    /// `starter`).
+    pub fn from_snapshot(s: &Snapshot, rolls: u32, starter: Option<usize>, crawford_rule: bool, seed: u64) -> Result<Match> {
+        let stakes = s.stakes;
+        let crawford_rule = crawford_rule && !stakes.is_money();
+        check_crawford_game(stakes.match_length, crawford_rule, stakes.score, stakes.crawford_game)?;
+        let mut seeds = Dice::new(seed);
+        let game = Game::from_snapshot(s, rolls, starter, seeds.next_u64())?;
+        let score = if stakes.is_money() { [0, 0] } else { stakes.score };
+        Ok(Match::around(game, crawford_rule, score, seeds))
+    }
+
+    /// A match whose first game is `game`; its stakes say the length, the
+    /// score before it and whether it is the Crawford game.
+    fn around(game: Game, crawford_rule: bool, score: [u32; 2], seeds: Dice) -> Match {
+        let stakes = *game.stakes();
+        let length = stakes.match_length;
+        Match {
+            rules: *game.rules(),
             length,
             crawford_rule,
-            cube_rules,
+            cube_rules: *game.cube_rules(),
             score,
-            crawford_done: crawford_game || score.contains(&(length - 1)),
+            initial_score: score,
+            crawford_done: length > 0 && (stakes.crawford_game || score.contains(&(length - 1))),
             seeds,
             finished: vec![],
             game,
-        })
+        }
     }
 
     pub fn rules(&self) -> &Rules {
@@ -80,6 +121,10 @@ impl Match {
     pub fn game_mut(&mut self) -> &mut Game {
         &mut self.game
     }
+    /// The score the match (or money session) was joined at, before its first game.
+    pub fn initial_score(&self) -> [u32; 2] {
+        self.initial_score
+    }
     /// The games already finished, in order.
     pub fn finished_games(&self) -> &[Game] {
         &self.finished
@@ -98,9 +143,40 @@ impl Match {
         s
     }
 
+    /// Whether this is a money session (length 0) rather than a match.
+    pub fn is_money(&self) -> bool {
+        self.length == 0
+    }
+
+    /// The match's winner; a money session has none.
     pub fn winner(&self) -> Option<usize> {
+        if self.is_money() {
+            return None;
+        }
         let s = self.score();
         (0..2).find(|&p| s[p] >= self.length)
+    }
+
+    /// The current game is the Crawford game.
+    pub fn is_crawford(&self) -> bool {
+        self.game.stakes().crawford_game
+    }
+
+    /// The current game comes after the Crawford game (a player one point
+    /// from winning, the Crawford game played or passed over by joining the
+    /// match at that score).
+    pub fn is_post_crawford(&self) -> bool {
+        self.crawford_rule && self.crawford_done && !self.is_crawford()
+    }
+
+    /// Whether the game after the current one (once it is over) is the
+    /// Crawford game.
+    pub fn next_is_crawford(&self) -> bool {
+        self.game.is_over() && !self.is_over() && self.crawford_next(self.score())
+    }
+
+    fn crawford_next(&self, score: [u32; 2]) -> bool {
+        !self.is_money() && self.crawford_rule && !self.crawford_done && score.contains(&(self.length - 1))
     }
 
     pub fn is_over(&self) -> bool {
@@ -118,11 +194,11 @@ impl Match {
             return Err(Error::new("the match is over"));
         }
         self.score = self.score();
-        let crawford_game = self.crawford_rule && !self.crawford_done && self.score.contains(&(self.length - 1));
+        let crawford_game = self.crawford_next(self.score);
         if crawford_game {
             self.crawford_done = true;
         }
-        let stakes = Stakes { match_length: self.length, score: self.score, crawford_game };
+        let stakes = if self.is_money() { Stakes::money() } else { Stakes { match_length: self.length, score: self.score, crawford_game } };
         let starter = match self.rules.next_game_starter {
             NextGameStarter::Winner => result.winner,
             NextGameStarter::Alternate => self.game.starter().map(|s| 1 - s),

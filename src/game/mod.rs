@@ -320,6 +320,18 @@ impl Game {
         self.cube.check_double(self.turn(), &self.cube_rules, self.stakes.crawford_game)
     }
 
+    /// Why the player answering a double may not beaver now, or `Ok` if it may.
+    pub fn check_beaver(&self) -> Result<()> {
+        self.expect_phase(Phase::DoubleOffered, "beaver")?;
+        if !self.cube_rules.beaver || !self.stakes.is_money() {
+            return Err(Error::new("beavers are not allowed in this game (money play with beaver on only)"));
+        }
+        if self.cube.value * 4 > self.cube_rules.max_value {
+            return Err(Error::new(format!("a beaver would pass the cube limit of {}", self.cube_rules.max_value)));
+        }
+        Ok(())
+    }
+
     pub fn may_double(&self) -> bool {
         self.check_double().is_ok()
     }
@@ -479,13 +491,7 @@ impl Game {
 
     /// The opponent takes and at once redoubles, keeping the cube (money play, `beaver` on).
     pub fn beaver(&mut self) -> Result<()> {
-        self.expect_phase(Phase::DoubleOffered, "beaver")?;
-        if !self.cube_rules.beaver || !self.stakes.is_money() {
-            return Err(Error::new("beavers are not allowed in this game (money play with beaver on only)"));
-        }
-        if self.cube.value * 4 > self.cube_rules.max_value {
-            return Err(Error::new(format!("a beaver would pass the cube limit of {}", self.cube_rules.max_value)));
-        }
+        self.check_beaver()?;
         self.history.push(Event::Beaver { player: 1 - self.turn() });
         self.cube.beaver(1 - self.turn());
         self.phase = Phase::Roll;

@@ -375,6 +375,58 @@ fn the_cube_limit_is_a_power_of_two_up_to_2_to_15() {
 }
 
 #[test]
+fn a_money_session_adds_up_points_and_is_never_over() {
+    let cube = CubeRules { beaver: true, jacoby: true, ..CubeRules::default() };
+    let mut m = Match::money(Rules::backgammon(), cube, [3, 0], 4).unwrap();
+    assert!(m.is_money() && !m.is_crawford() && !m.is_post_crawford());
+    m.game_mut().begin_with(1).unwrap();
+    m.game_mut().double().unwrap();
+    m.game_mut().beaver().unwrap();
+    assert_eq!(m.game().cube(), Cube { value: 4, owner: Some(0) });
+    m.game_mut().roll(Some([3, 1])).unwrap();
+    m.game_mut().play(0).unwrap();
+    m.game_mut().double().unwrap();
+    m.game_mut().pass().unwrap();
+    assert_eq!(m.score(), [7, 0]);
+    assert_eq!((m.winner(), m.is_over(), m.next_is_crawford()), (None, false, false));
+    m.next_game().unwrap();
+    assert_eq!(m.game().stakes(), &Stakes::money());
+    assert_eq!(m.game().starter(), Some(0), "the winner starts the next game");
+    assert_eq!(m.initial_score(), [3, 0]);
+    assert!(Match::money(Rules::backgammon(), CubeRules { max_value: 3, ..cube }, [0, 0], 1).is_err());
+}
+
+#[test]
+fn a_match_from_a_position_keeps_its_stakes_and_the_crawford_rule() {
+    let rules = Rules::backgammon();
+    let (a, b) = (arrays(&[(6, 3), (5, 3), (4, 2)]), arrays(&[(6, 5), (5, 3)]));
+    let position = Snapshot::position_from_players(rules, [&a, &b], 0).unwrap();
+    let stakes = Stakes { match_length: 5, score: [2, 3], crawford_game: false };
+    let s = Snapshot { stakes, ..Snapshot::new(position) };
+    let mut m = Match::from_snapshot(&s, 10, None, true, 1).unwrap();
+    assert_eq!((m.length(), m.score(), m.is_crawford(), m.is_post_crawford()), (5, [2, 3], false, false));
+    m.game_mut().double().unwrap();
+    m.game_mut().pass().unwrap();
+    assert_eq!(m.score(), [3, 3]);
+    assert!(!m.next_is_crawford());
+    // At 4-3 the next game is the Crawford game, and after it post-Crawford.
+    let s = Snapshot { stakes: Stakes { score: [3, 3], ..stakes }, ..s };
+    let mut m = Match::from_snapshot(&s, 10, None, true, 1).unwrap();
+    m.game_mut().double().unwrap();
+    m.game_mut().pass().unwrap();
+    assert!(m.next_is_crawford());
+    m.next_game().unwrap();
+    assert!(m.is_crawford() && !m.is_post_crawford() && !m.game().may_double());
+    let crawford = Snapshot { stakes: Stakes { score: [4, 3], crawford_game: true, ..stakes }, ..s };
+    assert!(Match::from_snapshot(&crawford, 10, None, false, 1).unwrap_err().to_string().contains("Crawford rule"));
+    let post = Snapshot { stakes: Stakes { score: [4, 3], crawford_game: false, ..stakes }, ..s };
+    assert!(Match::from_snapshot(&post, 10, None, true, 1).unwrap().is_post_crawford());
+    // A money position makes a money session.
+    let money = Match::from_snapshot(&Snapshot::new(position), 10, None, true, 1).unwrap();
+    assert!(money.is_money() && !money.crawford_rule());
+}
+
+#[test]
 fn a_snapshot_of_a_third_player_is_an_error() {
     let (a, b) = (arrays(&[(6, 15)]), arrays(&[(6, 15)]));
     assert!(Snapshot::position_from_players(Rules::backgammon(), [&a, &b], 1).is_ok());

@@ -377,6 +377,10 @@ impl PyGame {
     fn beaver(&mut self) -> PyResult<()> {
         self.inner.beaver().map_err(value_error)
     }
+    /// Why the player answering a double may not beaver now, or None if it may.
+    fn why_no_beaver(&self) -> Option<String> {
+        self.inner.check_beaver().err().map(|e| e.to_string())
+    }
     /// Passes (drops) the offered double: the doubler wins at the current cube value.
     fn drop<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let r = self.inner.pass().map_err(value_error)?;
@@ -483,6 +487,54 @@ impl PyMatch {
         Ok(PyMatch { inner: m })
     }
 
+    /// A money session: games one after another with the cube (Jacoby and
+    /// beaver allowed), the score the running total of points, never over.
+    #[staticmethod]
+    #[pyo3(signature = (variant = "backgammon", *, seed = None, cube = true, beaver = false, jacoby = false,
+                        max_cube = None, score = None, **rules),
+           text_signature = "(variant='backgammon', *, seed=None, cube=True, beaver=False, jacoby=False, max_cube=64, score=(0, 0), **rules)")]
+    #[allow(clippy::too_many_arguments)] // one parameter per Python argument of Match.money()
+    fn money(
+        variant: &str,
+        seed: Option<&Bound<'_, PyAny>>,
+        cube: bool,
+        beaver: bool,
+        jacoby: bool,
+        max_cube: Option<&Bound<'_, PyAny>>,
+        score: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let seed: Option<u64> = opt_whole_arg(seed, "seed")?;
+        let max_cube: u32 = opt_whole_arg(max_cube, "max_cube")?.unwrap_or(64);
+        let score: (u32, u32) = score.filter(|s| !s.is_none()).map(|s| whole_pair(s, "score")).transpose()?.unwrap_or((0, 0));
+        let rules = rules_from_kwargs(variant, rules)?;
+        let m = Match::money(rules, cube_rules(cube, beaver, jacoby, max_cube)?, [score.0, score.1], seed_or_random(seed))
+            .map_err(value_error)?;
+        Ok(PyMatch { inner: m })
+    }
+
+    /// A match whose first game continues from a position text (XGID, GNU
+    /// Backgammon ID, FIBS board, JSON): its match length (0: a money
+    /// session), score, Crawford game, cube and cube rules are the text's.
+    /// `crawford` is the Crawford rule; `rolls` and `starter` as in
+    /// `Game.from_position`.
+    #[staticmethod]
+    #[pyo3(signature = (text, *, crawford = true, rolls = None, starter = None, seed = None),
+           text_signature = "(text, *, crawford=True, rolls=10, starter=None, seed=None)")]
+    fn from_position(
+        text: &str,
+        crawford: bool,
+        rolls: Option<&Bound<'_, PyAny>>,
+        starter: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let rolls: u32 = opt_whole_arg(rolls, "rolls")?.unwrap_or(10);
+        let starter: Option<usize> = opt_whole_arg(starter, "starter")?;
+        let seed: Option<u64> = opt_whole_arg(seed, "seed")?;
+        let s = formats::parse_any(text).map_err(value_error)?;
+        Match::from_snapshot(&s, rolls, starter, crawford, seed_or_random(seed)).map(|inner| PyMatch { inner }).map_err(value_error)
+    }
+
     /// Replays a match record (JSON from `to_json`).
     #[staticmethod]
     fn from_json(text: &str) -> PyResult<Self> {
@@ -501,9 +553,41 @@ impl PyMatch {
         let s = self.inner.score();
         (s[0], s[1])
     }
+    /// The score the match was joined at, before its first game.
+    #[getter]
+    fn initial_score(&self) -> (u32, u32) {
+        let s = self.inner.initial_score();
+        (s[0], s[1])
+    }
+    /// The match's winner once over; a money session has none.
     #[getter]
     fn winner(&self) -> Option<usize> {
         self.inner.winner()
+    }
+    /// A money session (length 0) rather than a match.
+    #[getter]
+    fn is_money(&self) -> bool {
+        self.inner.is_money()
+    }
+    /// Whether the Crawford rule is played.
+    #[getter]
+    fn crawford_rule(&self) -> bool {
+        self.inner.crawford_rule()
+    }
+    /// The current game is the Crawford game.
+    #[getter]
+    fn is_crawford(&self) -> bool {
+        self.inner.is_crawford()
+    }
+    /// The current game comes after the Crawford game.
+    #[getter]
+    fn is_post_crawford(&self) -> bool {
+        self.inner.is_post_crawford()
+    }
+    /// The current game is over and the next one is the Crawford game.
+    #[getter]
+    fn next_is_crawford(&self) -> bool {
+        self.inner.next_is_crawford()
     }
     #[getter]
     fn is_over(&self) -> bool {
@@ -534,6 +618,11 @@ impl PyMatch {
     fn decide_starter(&mut self) -> PyResult<usize> {
         self.inner.game_mut().decide_starter().map_err(value_error)
     }
+    /// Starts the current game without a roll-off, `starter` to roll first.
+    fn begin(&mut self, starter: &Bound<'_, PyAny>) -> PyResult<()> {
+        let starter: usize = whole_arg(starter, "starter")?;
+        self.inner.game_mut().begin_with(starter).map_err(value_error)
+    }
     #[pyo3(signature = (dice = None))]
     fn roll(&mut self, dice: Option<&Bound<'_, PyAny>>) -> PyResult<(u8, u8)> {
         let d = self.inner.game_mut().roll(dice_arg(dice)?).map_err(value_error)?;
@@ -561,6 +650,9 @@ impl PyMatch {
     }
     fn take(&mut self) -> PyResult<()> {
         self.inner.game_mut().take().map_err(value_error)
+    }
+    fn beaver(&mut self) -> PyResult<()> {
+        self.inner.game_mut().beaver().map_err(value_error)
     }
     fn drop<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let variant = self.inner.rules().variant;

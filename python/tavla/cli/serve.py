@@ -18,6 +18,12 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-body", type=int, help="largest request body in bytes (default 16384; env TAVLA_MAX_BODY)")
     p.add_argument("--max-game-body", type=int, help="largest /v1/turn body, which carries a game record, in bytes "
                    "(default 262144; env TAVLA_MAX_GAME_BODY)")
+    p.add_argument("--max-match-body", type=int, help="largest /v1/analyses body, which carries a match file, in "
+                   "bytes (default 5 MiB; env TAVLA_MAX_MATCH_BODY)")
+    p.add_argument("--job-workers", type=int, help="threads for jobs such as match analyses, apart from the engine "
+                   "workers (default 1; env TAVLA_JOB_WORKERS)")
+    p.add_argument("--max-jobs", type=int, help="unfinished jobs at once (default 8; env TAVLA_MAX_JOBS)")
+    p.add_argument("--job-time-limit", type=float, help="seconds a job may run (default 1800; env TAVLA_JOB_TIME_LIMIT)")
     p.add_argument("--keep-alive", type=int, help="seconds before an idle keep-alive connection is closed "
                    "(default 5; env TAVLA_KEEP_ALIVE)")
     p.add_argument("--quiet", "--no-access-log", dest="quiet", action="store_true",

@@ -17,10 +17,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import tavla
 
 from . import positions
+from .analyses import ANALYSES, add_analysis_routes
 from .config import Settings, settings_from_env
+from .deprecation import DeprecationHeaders
 from .failsafe import Failsafe
 from .games import play_turn
+from .matches import play_match_turn
 from .engine_pool import Busy, EnginePool, TimedOut
+from .jobs import JobStore, NoSuchJob, TooManyJobs
 from .limits import BodySizeLimit
 from .positions import BadInput, move_out, parse_source, position_out, roll_for
 from ..cube_view import cube_from_info, cube_state
@@ -44,6 +48,8 @@ from .schemas import (
     HealthOut,
     HintOut,
     HintRequest,
+    MatchTurnOut,
+    MatchTurnRequest,
     MovesOut,
     MovesRequest,
     PositionInfo,
@@ -57,6 +63,7 @@ from .schemas import (
 API_VERSION = "1"
 OPENAPI = "/v1/openapi.json"
 TURN = "/v1/turn"
+MATCH_TURN = "/v1/match-turn"
 STATIC = Path(__file__).parent / "static"
 
 # The routes' documented error answers, in FastAPI's `responses` form.
@@ -67,6 +74,9 @@ BAD_INPUT: Responses = {422: {"model": ErrorOut, "description": "the request nam
              415: {"model": ErrorOut, "description": "the body is not sent as JSON (Content-Type: application/json)"}}
 TURN_ERRORS: Responses = {**BAD_INPUT, 422: {"model": ErrorOut, "description": "a broken game record, an illegal move, an "
                                    "action the game's phase does not allow, or an impossible position, dice or option"}}
+MATCH_ERRORS: Responses = {**BAD_INPUT, 422: {"model": ErrorOut, "description": "a broken match record, an illegal "
+                           "move, a cube action the rules refuse (double when not allowed, take with nothing offered, a "
+                           "beaver outside money play...), settings that contradict each other, or an impossible position"}}
 ENGINE_ERRORS: Responses = {503: {"model": ErrorOut, "description": "every worker and queue place busy"},
                  504: {"model": ErrorOut, "description": "the engine ran past the time limit"}}
 
@@ -80,6 +90,7 @@ def create_app(settings: Optional[Settings] = None) -> FastAPI:
         await asyncio.to_thread(app.state.pool.warm_up)
         yield
         app.state.pool.close()
+        app.state.jobs.close()
 
     app = FastAPI(
         title="tavla hint service",
@@ -92,13 +103,18 @@ def create_app(settings: Optional[Settings] = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.pool = EnginePool(settings)
-    # /v1/turn carries a whole game record, which grows with the game.
-    app.add_middleware(BodySizeLimit, max_body=settings.max_body,
-                       larger={TURN: max(settings.max_body, settings.max_game_body)})
+    app.state.jobs = JobStore(workers=settings.job_workers, max_jobs=settings.max_jobs,
+                              time_limit=settings.job_time_limit)
+    # /v1/turn carries a whole game record, which grows with the game; /v1/analyses a match file.
+    larger = {path: max(settings.max_body, settings.max_game_body) for path in (TURN, MATCH_TURN)}
+    larger[ANALYSES] = max(settings.max_body, settings.max_match_body)
+    app.add_middleware(BodySizeLimit, max_body=settings.max_body, larger=larger)
     app.add_middleware(JsonBodyRequired)
+    app.add_middleware(DeprecationHeaders)
     app.add_middleware(Failsafe)  # added last, so it wraps everything else
     add_error_answers(app)
     add_routes(app, settings)
+    add_analysis_routes(app, settings, app.state.jobs, BAD_INPUT)
     add_docs(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
@@ -208,6 +224,14 @@ def add_error_answers(app: FastAPI) -> None:
     async def on_timeout(_request: Request, exc: TimedOut):
         return error(504, str(exc))
 
+    @app.exception_handler(NoSuchJob)
+    async def on_no_job(_request: Request, exc: NoSuchJob):
+        return error(404, f"no job has the id {exc.args[0]!r} (jobs are forgotten an hour after they finish)")
+
+    @app.exception_handler(TooManyJobs)
+    async def on_too_many_jobs(_request: Request, exc: TooManyJobs):
+        return error(503, str(exc), {"Retry-After": "10"})
+
     @app.exception_handler(StarletteHTTPException)
     async def on_http(_request: Request, exc: StarletteHTTPException):
         return error(exc.status_code, str(exc.detail))
@@ -230,6 +254,18 @@ def cube_in(cube: Optional[CubeIn], field: str = "cube") -> Optional[Any]:
     return checked_cube(field, value=cube.value, owner=None if cube.owner == "centered" else cube.owner,
                         match_length=cube.match_length, score=tuple(cube.score), crawford=cube.crawford,
                         jacoby=cube.jacoby, beaver=cube.beaver, max_cube=cube.max_cube)
+
+
+def cube_of(request: Any, parsed: positions.Parsed) -> Optional[Any]:
+    """The cube state a request names: its ``cube``, else the one its position text or JSON records (an
+    XGID, a gnubg ID with its Match ID, a FIBS board, a JSON position with a cube, match length or score),
+    seen from the player on roll; None when neither names one (cubeless)."""
+    if request.cube is not None:
+        return cube_in(request.cube)
+    if parsed.info is None:
+        return None
+    source = next(f for f in ("position", "xgid", "gnubg_id", "fibs") if getattr(request, f, None) is not None)
+    return checked_cube(source, **cube_from_info(parsed.info))
 
 
 def checked_cube(field: str, **fields: Any) -> Any:
@@ -339,6 +375,21 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         naming the field and the reason."""
         return play_turn(request)
 
+    @app.post(MATCH_TURN, response_model=MatchTurnOut, responses=MATCH_ERRORS, tags=["game"])
+    def match_turn(request: MatchTurnRequest):
+        """A match (``match_length`` 1 to 64) or a money session (``match_length`` 0) with the doubling cube,
+        one action at a time, played by ``tavla.Match``: send the match record the previous answer returned (or
+        ``new``, a new match with its settings: match length, Crawford rule, Jacoby, beaver, the cube's limit
+        and the variant's rule options) and an action: ``roll``, ``play`` or ``plays`` as ``/v1/turn`` takes
+        them, ``double``, ``take``, ``beaver``, ``drop`` (pass) or ``next_game``. The answer carries the game as
+        ``/v1/turn`` answers it and the match: the score, the Crawford game and post-Crawford, the cube's value
+        and owner, whether the player on turn may double now and why not, the actions the game takes now, the
+        game's result in points and the match's winner. ``cube_state`` is the cube seen from the player on turn,
+        to send as ``cube`` to ``/v1/cube``, ``/v1/hint`` and ``/v1/engine-move``. The service keeps no match
+        between requests. A broken record or an action the rules refuse answers 422 naming the field and the
+        reason."""
+        return play_match_turn(request)
+
     @app.post("/v1/position", response_model=PositionInfo, responses=BAD_INPUT, tags=["moves"])
     async def read_position(request: PositionRequest):
         """Read a position (plain form, XGID or GNU Backgammon ID) and answer it in the plain form."""
@@ -359,7 +410,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         if request.top > settings.max_top:
             raise BadInput(f"top {request.top} is above this service's maximum {settings.max_top}")
         position = parsed.position
-        cube = cube_in(request.cube)
+        cube = cube_of(request, parsed)
         candidates, seconds = await engine_call(
             pool, position, ply,
             lambda engine: engine.hint(position, d1, d2, top=request.top, cube=cube, rolls=request.rolls))
@@ -393,7 +444,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         d1, d2 = roll_for(parsed, request.dice)
         ply = checked_ply(request.ply, settings)
         position = parsed.position
-        cube = cube_in(request.cube)
+        cube = cube_of(request, parsed)
         move, seconds = await engine_call(pool, position, ply,
                                           lambda engine: engine.best_move(position, d1, d2, cube=cube,
                                                                            rolls=request.rolls))
@@ -427,12 +478,8 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         parsed = parse_source(request)
         ply = checked_ply(request.ply, settings)
         position = parsed.position
-        if request.cube is not None:
-            cube = cube_in(request.cube)
-        elif parsed.info is not None:
-            source = "xgid" if request.xgid is not None else "gnubg_id"
-            cube = checked_cube(source, **cube_from_info(parsed.info))
-        else:
+        cube = cube_of(request, parsed)
+        if cube is None:
             cube = checked_cube("cube")
         decision, seconds = await engine_call(pool, position, ply, lambda engine: engine.cube_decision(position, cube))
         mwc = decision.mwc

@@ -29,6 +29,10 @@ class Settings:
     max_body: int = 16 * 1024  # bytes; a position with options is well under 2 KiB
     max_game_body: int = 256 * 1024  # bytes for /v1/turn, whose body carries a game record (a long game ~20 KiB)
     max_top: int = 50  # most candidates a hint may ask for
+    max_match_body: int = 5 * 1024 * 1024  # bytes for /v1/analyses, whose body carries a match file (4 MiB of text)
+    job_workers: int = 1  # threads for jobs (match analyses), apart from the engine workers
+    max_jobs: int = 8  # unfinished jobs at once; more answer 503
+    job_time_limit: float = 1800.0  # seconds a job may run before it is stopped
     keep_alive: int = 5  # seconds an idle keep-alive connection stays open before the server closes it
 
     def check(self) -> "Settings":
@@ -48,6 +52,14 @@ class Settings:
             raise ValueError(f"max body must be at least 256 bytes, not {self.max_body}")
         if self.max_game_body < 256:
             raise ValueError(f"max game body must be at least 256 bytes, not {self.max_game_body}")
+        if self.max_match_body < 256:
+            raise ValueError(f"max match body must be at least 256 bytes, not {self.max_match_body}")
+        if self.job_workers < 1:
+            raise ValueError(f"job workers must be at least 1, not {self.job_workers}")
+        if self.max_jobs < 1:
+            raise ValueError(f"max jobs must be at least 1, not {self.max_jobs}")
+        if self.job_time_limit <= 0:
+            raise ValueError(f"job time limit must be positive, not {self.job_time_limit}")
         if not 1 <= self.keep_alive <= 3600:
             raise ValueError(f"keep alive must be 1 to 3600 seconds, not {self.keep_alive}")
         if not 0 <= self.port <= 65535:

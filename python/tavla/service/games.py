@@ -15,7 +15,7 @@ from typing import Any
 import tavla
 
 from .positions import BadInput, move_out, parse_source, position_out
-from .schemas import GameResultOut, NewGame, TurnAction, TurnOut, TurnRequest
+from .schemas import GameResultOut, NewGame, PlainPosition, TurnAction, TurnOut, TurnRequest
 
 # The rolls a game from a given position is taken to have had when the request names none: well past the
 # first rolls of any rule setting, so that a gul bara double cascades (the board's pasted positions).
@@ -37,27 +37,43 @@ def game_for(request: TurnRequest) -> Any:
 
 
 def new_game(new: NewGame) -> Any:
+    turn = turn_of(new)
     try:
         parsed = parse_source(new)
     except BadInput as e:
         raise BadInput(f"new: {e}") from None
     position = parsed.position
     # A start position: the variant's opening, named by its variant and rules alone.
-    opening = new.position if new.position is not None and new.position.mine is None else None
+    opening = new.position if new.position is not None and is_opening(new.position) else None
     start = opening is not None
     try:
-        if opening is not None and not new.rolls and new.starter in (None, new.turn):
+        if opening is not None and not new.rolls and new.starter in (None, turn):
             rules: dict[str, Any] = dict(opening.rules)
             game = tavla.Game(position.variant, **rules)
-            game.begin(new.turn)
+            game.begin(turn)
             return game
         from tavla import formats
 
         rolls = new.rolls if new.rolls is not None else (0 if start else PAST_FIRST_ROLLS)
-        text = formats.to_json(position, turn=new.turn, dice=parsed.dice)
+        text = formats.to_json(position, turn=turn, dice=parsed.dice)
         return tavla.Game.from_position(text, rolls=rolls, starter=new.starter)
     except ValueError as e:
         raise BadInput(f"new: {e}") from None
+
+
+def is_opening(position: PlainPosition) -> bool:
+    """A position object naming only its variant and rules (and perhaps whose turn it is)."""
+    return position.model_fields_set <= {"variant", "rules", "turn"}
+
+
+def turn_of(new: NewGame) -> int:
+    """The player on turn, whose side the position is read from: the position object's ``turn`` (its
+    checkers then in player order), else ``new.turn`` (the position's first side is that player, as in
+    an answer's ``position``); they must agree when both are given."""
+    form_turn = new.position.turn if new.position is not None else None
+    if form_turn is not None and "turn" in new.model_fields_set and form_turn != new.turn:
+        raise BadInput(f"new: turn {new.turn} and position.turn {form_turn} disagree; give one")
+    return form_turn if form_turn is not None else new.turn
 
 
 def act(game: Any, action: TurnAction) -> None:
@@ -83,12 +99,17 @@ def act(game: Any, action: TurnAction) -> None:
 
 def turn_out(game: Any) -> TurnOut:
     """Everything a client needs to draw the game and act next, with the record to send back."""
+    return TurnOut(game=json.loads(game.to_json()), **game_state(game))
+
+
+def game_state(game: Any) -> dict[str, Any]:
+    """The fields of ``GameStateOut``: what to draw and act on next."""
     position = game.position
     phase = game.phase
     step = game.cascade_step
     result = game.result
-    return TurnOut(
-        game=json.loads(game.to_json()), variant=game.variant, phase=phase, turn=game.turn,
+    return dict(
+        variant=game.variant, phase=phase, turn=game.turn,
         position=position_out(position), pips=list(position.pip_count()),
         dice=list(game.dice) if game.dice else None,
         moves=[move_out(m) for m in game.legal_moves()] if phase == "move" else [],

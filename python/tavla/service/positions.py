@@ -1,60 +1,43 @@
 """Every way a request can name a position, turned into a ``tavla.Position`` in one place.
 
-The plain JSON form is read here. XGID and GNU Backgammon IDs are read by the project's
-formats module (``tavla.formats.parse``) when this build has it: ``FORMAT_READERS`` lists, per
-request field, the module and the function names tried, and ``FORMAT_SHAPES`` what the text must
-look like, so that an XGID sent as ``gnubg_id`` (or anything else in the wrong field) is refused
-rather than read as something the client did not mean. Without the formats module the service
-answers that the format is not available (422); it never guesses.
+A ``position`` object is the project's one JSON position form, read by ``tavla.formats.parse`` as
+the package and the command line read it (the older ``mine``/``theirs`` form is still read, and
+``DeprecationHeaders`` marks the answer). XGID, GNU Backgammon IDs and FIBS boards are read by the
+same ``tavla.formats.parse``; ``FORMAT_SHAPES`` says what each field's text must look like, so that an
+XGID sent as ``gnubg_id`` (or anything else in the wrong field) is refused rather than read as
+something the client did not mean.
 """
 
 from __future__ import annotations
 
-import importlib
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field as dataclass_field
 from typing import Any, Callable, Optional, Sequence
 
 import tavla
+import tavla.formats
 
 from ..cube_view import text_carries_cube
-from .schemas import CascadeStepPlayOut, MoveOut, PlainPosition, PositionOut, PositionSource
+from .schemas import PROJECT_CONTEXT_KEYS, CascadeStepPlayOut, MoveOut, PlainPosition, PositionOut, PositionSource
 
 
 class BadInput(ValueError):
     """A request names an impossible or unreadable position, dice or option (answered 422)."""
 
 
-# request field -> (module, candidate function names); the first one found is used.
-FORMAT_READERS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "xgid": ("tavla.formats", ("parse",)),
-    "gnubg_id": ("tavla.formats", ("parse",)),
-}
-
 # request field -> (pattern the text must match, what it should look like, in words)
 FORMAT_SHAPES: dict[str, tuple[re.Pattern, str]] = {
     "xgid": (re.compile(r"^(XGID=)?[^:]*(:[^:]*){9}$"), "XGID=<26 board characters>:cube:owner:turn:dice:..."),
     "gnubg_id": (re.compile(r"^[A-Za-z0-9+/]{14}(:[A-Za-z0-9+/]{12})?$"),
                  "a 14-character Position ID, optionally followed by :<12-character Match ID>"),
+    "fibs": (re.compile(r"^board:[^:]*:[^:]*(:-?[0-9]+){20,}$"), "board:<you>:<opponent>:<match length>:..."),
 }
 
 
-def find_reader(field: str) -> Optional[Callable[[str], Any]]:
-    module_name, names = FORMAT_READERS[field]
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError:
-        return None
-    for name in names:
-        reader = getattr(module, name, None)
-        if callable(reader):
-            return reader
-    return None
-
-
 def available_formats() -> dict[str, bool]:
-    return {"plain": True, **{field: find_reader(field) is not None for field in FORMAT_READERS}}
+    return {"plain": True, **{field: True for field in FORMAT_SHAPES}}
 
 
 @dataclass(frozen=True)
@@ -68,37 +51,67 @@ class Parsed:
 
 def parse_source(source: PositionSource) -> Parsed:
     """The position a request names; exactly one of its position fields must be given."""
-    given = [name for name in ("position", "xgid", "gnubg_id") if getattr(source, name) is not None]
+    given = [name for name in ("position", "xgid", "gnubg_id", "fibs") if getattr(source, name) is not None]
     if len(given) != 1:
         named = ", ".join(given) if given else "none"
-        raise BadInput(f"give exactly one of position, xgid or gnubg_id (given: {named})")
+        raise BadInput(f"give exactly one of position, xgid, gnubg_id or fibs (given: {named})")
     if source.position is not None:
-        return Parsed(plain_position(source.position), None)
+        return json_position(source.position)
     field = given[0]
     return read_text_format(field, getattr(source, field))
 
 
-def plain_position(plain: PlainPosition) -> tavla.Position:
+def json_position(plain: PlainPosition) -> Parsed:
+    """A ``position`` object: the project's JSON form, or the deprecated ``mine``/``theirs`` form
+    (both given, as an answer's ``position`` carries them, they must name the same position)."""
+    legacy = legacy_position(plain) if plain.is_legacy else None
+    form = plain.project_form()
+    if legacy is not None and "checkers" not in form:
+        context = [k for k in form if k in PROJECT_CONTEXT_KEYS or k in ("bar", "off")]
+        if context:
+            raise BadInput(f"position: {', '.join(context)} belong to the checkers form; write checkers and bar "
+                           "instead of the deprecated mine and theirs")
+        return Parsed(legacy, None)
+    if "checkers" not in form:
+        # The start position, with whatever context the request gives (dice, cube, score).
+        start = json.loads(tavla.formats.to_json(start_position(plain)))
+        form = {**form, "checkers": start["checkers"]}
+    text = json.dumps(form)
+    try:
+        result = tavla.formats.parse(text)
+    except ValueError as e:
+        raise BadInput(f"position: {e}") from None
+    position = result["position"]
+    if legacy is not None and legacy != position:
+        raise BadInput("position: checkers and bar and the deprecated mine and theirs name different positions; "
+                       "give one form")
+    info = result if text_carries_cube(text) else None
+    return Parsed(position, normal_dice(result.get("dice")), info)
+
+
+def start_position(plain: PlainPosition) -> tavla.Position:
+    try:
+        return tavla.Position.start(plain.variant, **plain.rules)
+    except ValueError as e:
+        raise BadInput(f"position: {e}") from None
+
+
+def legacy_position(plain: PlainPosition) -> tavla.Position:
     if (plain.mine is None) != (plain.theirs is None):
         raise BadInput("give both mine and theirs, or neither for the start position")
     try:
-        if plain.mine is None:
-            return tavla.Position.start(plain.variant, **plain.rules)
         return tavla.Position.from_arrays(plain.variant, plain.mine, plain.theirs, **plain.rules)
     except ValueError as e:
         raise BadInput(f"position: {e}") from None
 
 
 def read_text_format(field: str, text: str) -> Parsed:
-    reader = find_reader(field)
-    if reader is None:
-        raise BadInput(f"{field} is not available in this build of tavla; send the position in the plain JSON form")
     text = text.strip()
     pattern, shape = FORMAT_SHAPES[field]
     if not pattern.match(text):
         raise BadInput(f"{field} {text[:60]!r} does not look like {shape}")
     try:
-        result = reader(text)
+        result = tavla.formats.parse(text)
     except ValueError as e:
         raise BadInput(f"{field}: {e}") from None
     parsed = parsed_from_reader(field, result)
@@ -144,7 +157,8 @@ def roll_for(parsed: Parsed, dice: Optional[Sequence[int]]) -> tuple[int, int]:
 
 def position_out(position: tavla.Position) -> PositionOut:
     mine, theirs = position.to_arrays()
-    return PositionOut(variant=position.variant, mine=list(mine), theirs=list(theirs), rules=dict(position.rules))
+    return PositionOut(variant=position.variant, rules=dict(position.rules), checkers=[list(mine[:24]), list(theirs[:24])],
+                       bar=[mine[24], theirs[24]], off=list(position.off), mine=list(mine), theirs=list(theirs))
 
 
 def move_out(move: Any) -> MoveOut:

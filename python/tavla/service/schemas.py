@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Literal, Optional, Tuple, Union
 
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
 from pydantic_core import PydanticCustomError
 from typing_extensions import Annotated
 
@@ -22,27 +22,77 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+Counts24 = Annotated[List[Count], Field(min_length=24, max_length=24)]
+Pair = Annotated[List[Annotated[int, Field(ge=0, le=15)]], Field(min_length=2, max_length=2)]
+
+# The JSON position form's keys beyond the checkers (as ``tavla.formats.parse`` reads them).
+PROJECT_CONTEXT_KEYS = ("turn", "dice", "cube", "cube_rules", "match_length", "score", "crawford", "double_offered")
+
+
+class JsonCube(Strict):
+    value: int = Field(1, ge=1, le=32768, description="the cube's value")
+    owner: Optional[Literal[0, 1]] = Field(None, description="the player (0 or 1) who owns the cube; null when centered")
+
+
+class JsonCubeRules(Strict):
+    enabled: Optional[bool] = None
+    beaver: Optional[bool] = None
+    jacoby: Optional[bool] = None
+    max_value: Optional[int] = Field(None, ge=1, le=32768)
+
+
 class PlainPosition(Strict):
-    """The project's plain form, always from the player on roll."""
+    """A position in the project's one JSON form (``tavla.formats.to_json`` writes it, ``tavla show``,
+    ``tavla hint`` and ``tavla.formats.parse`` read it): ``checkers[p][i]`` is player p's count on its own
+    point i + 1, ``bar``/``off`` per player, ``turn`` the player on roll; the dice, the cube and the score
+    are optional. Only ``variant`` with no checkers names the variant's start position. The older
+    ``mine``/``theirs`` form (the player on roll first, 25 counts with the bar last) is still read but
+    deprecated: an answer to a request that uses it carries a ``Deprecation`` header."""
 
     variant: Literal["backgammon", "nardy", "gulbara"] = Field("backgammon")
-    mine: Optional[CountsIn] = Field(
-        None,
-        description="the player on roll: 25 counts in its own numbering (index i = point i+1, index 24 = bar); "
-        "leave out mine and theirs for the start position",
-    )
-    theirs: Optional[CountsIn] = Field(None, description="the opponent: 25 counts in its own numbering")
     rules: Dict[str, RuleValue] = Field(default_factory=dict, description="rule options as RULES.md names them")
+    checkers: Optional[List[Counts24]] = Field(
+        None, min_length=2, max_length=2,
+        description="[player 0's 24 counts, player 1's 24 counts], each in its own numbering (index i = point i+1)")
+    bar: Optional[Pair] = Field(None, description="checkers on the bar: [player 0, player 1]")
+    off: Optional[Pair] = Field(None, description="checkers borne off: [player 0, player 1] (checked when given)")
+    turn: Optional[Literal[0, 1]] = Field(None, description="the player on roll (0 when left out)")
+    dice: Optional[List[Die]] = Field(None, min_length=2, max_length=2, description="the roll to play, if any")
+    cube: Optional[JsonCube] = None
+    cube_rules: Optional[JsonCubeRules] = None
+    match_length: Optional[int] = Field(None, ge=0, le=64, description="match length in points; 0 for money")
+    score: Optional[List[Annotated[int, Field(ge=0, le=64)]]] = Field(
+        None, min_length=2, max_length=2, description="the score: [player 0, player 1]")
+    crawford: Optional[bool] = None
+    double_offered: Optional[bool] = None
+    mine: Optional[CountsIn] = Field(
+        None, json_schema_extra={"deprecated": True},
+        description="deprecated (write checkers and bar): the player on roll's 25 counts in its own numbering "
+        "(index i = point i+1, index 24 = bar)")
+    theirs: Optional[CountsIn] = Field(None, json_schema_extra={"deprecated": True},
+                                       description="deprecated (write checkers and bar): the opponent's 25 counts")
+
+    @property
+    def is_legacy(self) -> bool:
+        return self.mine is not None or self.theirs is not None
+
+    def project_form(self) -> dict[str, Any]:
+        """The fields of the project's JSON form that the request gave, as ``tavla.formats.parse`` reads them."""
+        keys = ("variant", "rules", "checkers", "bar", "off", *PROJECT_CONTEXT_KEYS)
+        given = self.model_dump(include=set(keys), exclude_unset=True)
+        given["variant"] = self.variant
+        return given
 
 
 class PositionSource(Strict):
-    """Exactly one of position, xgid and gnubg_id names the position."""
+    """Exactly one of position, xgid, gnubg_id and fibs names the position."""
 
     position: Optional[PlainPosition] = None
     xgid: Optional[str] = Field(None, max_length=200, description="eXtreme Gammon XGID (backgammon)")
     gnubg_id: Optional[str] = Field(
         None, max_length=200, description="GNU Backgammon 'PositionID:MatchID' or PositionID alone (backgammon)"
     )
+    fibs: Optional[str] = Field(None, max_length=1000, description="a FIBS 'board:...' line (backgammon)")
 
 
 class CubeIn(Strict):
@@ -169,11 +219,11 @@ PlayIn = Annotated[Any, PlainValidator(checked_play), WithJsonSchema({"anyOf": [
 
 class NewGame(PositionSource):
     """A new game: the start position (a ``position`` with only ``variant`` and ``rules``), or a position
-    given as in the other routes (the plain form, ``xgid`` or ``gnubg_id``; dice that an XGID carries are
-    the roll to play)."""
+    given as in the other routes (the JSON form, ``xgid``, ``gnubg_id`` or ``fibs``; dice that the position
+    carries are the roll to play)."""
 
     turn: int = Field(0, ge=0, le=1, description="the player (0 or 1) whose turn it is; the position is seen "
-                      "from this player")
+                      "from this player (a JSON position's own turn, when it gives one, must agree)")
     rolls: Optional[int] = Field(
         None, ge=0, le=100000,
         description="the rolls the game has had before this position (not counting dice the position carries); "
@@ -208,10 +258,17 @@ class TurnRequest(Strict):
 
 
 class PositionOut(BaseModel):
+    """A position from one player's side (the answer says whose): in the project's JSON form with that
+    player as player 0 (``checkers``, ``bar``, ``off``; send it back as a request's ``position``), and in
+    the deprecated ``mine``/``theirs`` form (to be removed)."""
+
     variant: str
-    mine: Counts
-    theirs: Counts
     rules: Dict[str, RuleValue]
+    checkers: List[Counts] = Field(description="[this side's 24 counts, the other side's 24 counts]")
+    bar: List[int]
+    off: List[int]
+    mine: Counts = Field(json_schema_extra={"deprecated": True}, description="deprecated: this side's 25 counts, the bar last")
+    theirs: Counts = Field(json_schema_extra={"deprecated": True}, description="deprecated: the other side's 25 counts, the bar last")
 
 
 class CascadeStepPlayOut(BaseModel):
@@ -274,9 +331,9 @@ class GameResultOut(BaseModel):
     ending: str = Field(description='"bore_off", "cube_passed" or "draw"')
 
 
-class TurnOut(BaseModel):
-    game: Dict[str, Any] = Field(description="the game record after the action: send it back as game with the "
-                                 "next action (it replays, tavla.Game.from_json reads it)")
+class GameStateOut(BaseModel):
+    """A game as /v1/turn and /v1/match-turn answer it: what to draw and act on next."""
+
     variant: str
     phase: str = Field(description='"roll", "move" or "over" ("opening_roll" or "double_offered" for a record '
                        'that is in those)')
@@ -300,6 +357,115 @@ class TurnOut(BaseModel):
                               "/v1/engine-move take")
     over: bool
     result: Optional[GameResultOut] = Field(description="how the game ended, once over")
+
+
+class TurnOut(GameStateOut):
+    game: Dict[str, Any] = Field(description="the game record after the action: send it back as game with the "
+                                 "next action (it replays, tavla.Game.from_json reads it)")
+
+
+class NewMatch(NewGame):
+    """A new match (``match_length`` 1 to 64) or money session (``match_length`` 0): its first game from the
+    start position (a ``position`` with only ``variant`` and ``rules``) or from a position given as
+    ``/v1/turn``'s ``new`` takes it. A position text that records the cube and the stakes (an XGID, a JSON
+    position with ``cube``, ``score``, ``match_length``...) gives them; a field here given as well must agree."""
+
+    match_length: int = Field(0, ge=0, le=64, description="points to win the match; 0 for money play")
+    crawford: bool = Field(True, description="the Crawford rule (match play)")
+    crawford_game: bool = Field(False, description="the first game is the Crawford game (match play, a player one "
+                                "point from winning)")
+    score: List[Annotated[int, Field(ge=0, le=100000)]] = Field(
+        default_factory=lambda: [0, 0], min_length=2, max_length=2,
+        description="the score before the first game: [player 0, player 1] (money play: points won so far)")
+    cube: bool = Field(True, description="play with the doubling cube")
+    jacoby: bool = Field(False, description="the Jacoby rule (money play)")
+    beaver: bool = Field(False, description="beavers allowed (money play)")
+    max_cube: int = Field(64, ge=1, le=32768, description="the highest cube value (a power of two)")
+
+
+def must_be_true(value: bool) -> bool:
+    if value is not True:
+        raise PydanticCustomError("yes", "give true to ask for this action")
+    return value
+
+
+# An action asked for by naming it: ``"double": true`` (strict: no 1, no "true", and false is refused).
+Yes = Annotated[bool, AfterValidator(must_be_true), WithJsonSchema({"const": True})]
+
+
+class MatchAction(TurnAction):
+    """Exactly one of roll, play, plays, double, take, beaver, drop and next_game."""
+
+    double: Optional[Yes] = Field(None, description="the player whose turn it is doubles (before its roll)")
+    take: Optional[Yes] = Field(None, description="the player doubled takes: it owns the cube at twice the "
+                                          "value, and the doubler rolls")
+    beaver: Optional[Yes] = Field(None, description="the player doubled takes and redoubles at once, keeping "
+                                            "the cube (money play with beavers)")
+    drop: Optional[Yes] = Field(None, description="the player doubled passes: the doubler wins the game at "
+                                          "the cube's value before the double")
+    next_game: Optional[Yes] = Field(None, description="start the next game once this one is over (the "
+                                               "match not yet won)")
+
+
+class MatchTurnRequest(Strict):
+    """Exactly one of match and new, and optionally one action."""
+
+    match: Optional[Dict[str, Any]] = Field(
+        None, description="the match so far: the match record a previous answer returned, sent back unchanged")
+    new: Optional[NewMatch] = Field(None, description="a new match or money session instead")
+    action: Optional[MatchAction] = Field(None, description="what to do; left out, the answer describes the match "
+                                          "as it is")
+
+
+class MatchCubeOut(BaseModel):
+    value: int
+    owner: Optional[int] = Field(description="the player (0 or 1) who owns the cube; null while centered")
+    enabled: bool = Field(description="the game is played with the cube")
+    max_cube: int
+    jacoby: bool
+    beaver: bool
+
+
+class CubeStateOut(BaseModel):
+    """A cube state in the form /v1/cube, /v1/hint and /v1/engine-move take as ``cube``."""
+
+    value: int
+    owner: Optional[Literal["me", "opponent"]] = Field(description="seen from the player whose turn it is")
+    match_length: int
+    score: List[int] = Field(description="[player whose turn it is, the other]")
+    crawford: bool
+    jacoby: bool
+    beaver: bool
+    max_cube: int
+
+
+class MatchTurnOut(GameStateOut):
+    match: Dict[str, Any] = Field(description="the match record after the action: send it back as match with the next "
+                                  "action (tavla.Match.from_json reads it)")
+    match_length: int = Field(description="points to win; 0 for a money session")
+    money: bool
+    score: List[int] = Field(description="[player 0, player 1], counting the current game once it is over (money: "
+                             "the points won in the session)")
+    game_number: int = Field(description="the current game's number, from 1")
+    games: List[GameResultOut] = Field(description="the results of the games finished before the current one")
+    crawford_rule: bool
+    crawford: bool = Field(description="the current game is the Crawford game: nobody may double")
+    post_crawford: bool = Field(description="the current game comes after the Crawford game")
+    next_is_crawford: bool = Field(description="the current game is over and the next is the Crawford game")
+    cube: MatchCubeOut
+    cube_state: CubeStateOut = Field(description="the cube seen from the player whose turn it is (the doubler while a "
+                                     "double is offered): send it as cube to /v1/cube, /v1/hint and /v1/engine-move")
+    double_offered: bool
+    decider: Optional[int] = Field(description="the player who must answer the double on offer; null when none")
+    may_double: bool = Field(description="the player whose turn it is may double now")
+    why_no_double: Optional[str] = Field(description="why it may not (null when it may)")
+    may_beaver: bool = Field(description="the player doubled may beaver now")
+    why_no_beaver: Optional[str] = Field(description="why it may not (null when it may; also when no double is "
+                                         "offered, the reason says so)")
+    actions: List[str] = Field(description='the actions the game takes now: "roll", "play" (or plays), "double", '
+                               '"take", "beaver", "drop", "next_game"')
+    match_over: bool
+    winner: Optional[int] = Field(description="the match's winner once over; null before, and always in money play")
 
 
 class Probabilities(BaseModel):
@@ -406,3 +572,29 @@ class VersionOut(BaseModel):
 
 class ErrorOut(BaseModel):
     error: str = Field(description="what is wrong, in words")
+
+
+# ----- jobs: match analysis -----
+
+MAX_MATCH_TEXT = 4 << 20  # characters of a match file (tavla analyze's limit)
+
+
+class AnalysisRequest(Strict):
+    """A match file to analyse, as ``tavla analyze`` does."""
+
+    mat: str = Field(max_length=MAX_MATCH_TEXT, description="a Jellyfish .mat match file's text (backgammon)")
+    ply: Optional[int] = Field(None, ge=0, le=4, description="analysis ply (default: the service's default "
+                               "ply), at most the service's maximum")
+    decisions: bool = Field(False, description="include every decision and every roll's luck in the result")
+
+
+class JobOut(BaseModel):
+    id: str = Field(description="the job's id: GET /v1/analyses/{id} polls it, DELETE cancels it")
+    kind: str = Field(description='what the job does: "analysis"')
+    state: Literal["queued", "running", "done", "failed", "cancelled"]
+    done: int = Field(description="steps done (games analysed)")
+    total: int = Field(description="steps in all (games in the match), 0 until known")
+    result: Optional[Dict[str, Any]] = Field(
+        None, description="once done: what `tavla analyze FILE --json` prints (match_length, final_score, "
+        "players; with decisions, every decision and roll too)")
+    error: Optional[str] = Field(None, description="why a failed or cancelled job stopped")

@@ -124,6 +124,10 @@ def serve(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
         max_body=args.max_body,
         max_game_body=args.max_game_body,
+        max_match_body=getattr(args, "max_match_body", None),
+        job_workers=getattr(args, "job_workers", None),
+        max_jobs=getattr(args, "max_jobs", None),
+        job_time_limit=getattr(args, "job_time_limit", None),
         keep_alive=getattr(args, "keep_alive", None),
     )
     server = server_for(settings, access_log=not getattr(args, "quiet", False))

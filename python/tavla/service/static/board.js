@@ -1,6 +1,8 @@
 // The tavla web board: an SVG board driven by the service's /v1 routes. Plain JavaScript, no build.
-// The game's flow is the service's: every roll and play goes to /v1/turn, which plays it with the
-// engine's own game (tavla.Game) and answers what to draw next; the board keeps no rules of its own.
+// The game's flow is the service's: in analysis every roll and play goes to /v1/turn (tavla.Game); a game
+// vs the engine is a match or money session on /v1/match-turn (tavla.Match), whose answers say the score,
+// the Crawford game, the cube and which cube actions are legal. The board keeps no rules of its own: it
+// sends the action and draws the answer.
 "use strict";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -31,16 +33,17 @@ const S = {
   rolling: false,            // a roll is on its way to the service
   asked: 0,                  // counts questions for the moves list, so only the latest answer is shown
   riggedDice: [],            // tests and demos: dice the next random rolls use, in order
-  // The cube and the stakes (a game vs the engine keeps them here; every cube question goes to /v1/cube).
-  cube: { value: 1, owner: null },   // owner: null (centered), "bottom" or "top"
-  maxCube: 64,
-  match: { length: 0, score: { bottom: 0, top: 0 }, crawford: false, crawfordDone: false, winner: null },
-  offer: null,               // a double on offer: {by: "bottom"|"top"}
+  // A game vs the engine: the match record /v1/match-turn last answered and the rest of that answer (the
+  // score, Crawford, the cube, the legal actions); null in analysis.
+  matchRecord: null,
+  match: null,
+  offer: null,               // a double on offer, as the answer says: {by: "bottom"|"top"}
   cubeAsked: false,          // the engine has made its cube decision for this turn
   advice: null,              // the latest /v1/cube answer for the side on roll, before its roll
   adviceAsked: 0,
   result: null,              // how the game ended: {winner, points, multiplier, kind, how}
   pips: null,                // {bottom, top}
+  review: null,              // a match review: {file, result (the analysis), at (the decision shown)}
 };
 
 // ---- the service ----------------------------------------------------------------------------
@@ -54,9 +57,16 @@ async function api(path, body) {
   return { status: r.status, ok: r.ok, data };
 }
 
+// The service's JSON position form, from `first`'s side (no turn given: the first side is on roll).
+// The board keeps each side as 25 counts in its own numbering, the bar last.
+function jsonPosition(variant, rules, first, second) {
+  return { variant, rules, checkers: [first.slice(0, 24), second.slice(0, 24)], bar: [first[24], second[24]] };
+}
+const sideCounts = (position, k) => [...position.checkers[k], position.bar[k]];
+
 function positionFor(side) {
   const other = side === "bottom" ? "top" : "bottom";
-  return { variant: S.variant, mine: S[side], theirs: S[other], rules: S.rules };
+  return jsonPosition(S.variant, S.rules, S[side], S[other]);
 }
 
 const current = () => positionFor(S.onRoll);
@@ -131,11 +141,11 @@ function draw() {
 // The cube sits on the bar: in the middle while centered, at its owner's end once turned; a double on
 // offer is drawn at the doubled value in the doubler's half of the board.
 function drawCube(svg) {
-  const c = S.cube;
+  const c = cubeShown();
   let x = G.barX - 18, y = 232, value = c.value, where = c.owner || "centered";
   if (S.offer) {
     x = (S.offer.by === "bottom" ? G.rightStart : G.left) + 3 * G.pointW - 18;
-    value = c.value * 2;
+    value = c.value * 2;   // the cube is drawn turned to the value offered
     where = "offered";
   } else if (c.owner === "bottom") y = G.bottom - 40;
   else if (c.owner === "top") y = G.top + 4;
@@ -249,50 +259,50 @@ function showMoves() {
 const fmt = (x) => (x >= 0 ? "+" : "") + x.toFixed(3);
 const sideName = (side) => (S.mode === "game" ? (side === "bottom" ? "You" : "Engine") : side === "bottom" ? "Bottom" : "Top");
 
-// The score line under the board: the match score and length (or money), Crawford, the pip counts.
+// The cube as the last match answer says it (value, owner as a side); centered at 1 in analysis.
+function cubeShown() {
+  const c = S.match && S.match.cube;
+  return c ? { value: c.value, owner: c.owner === null ? null : sideOf(c.owner) } : { value: 1, owner: null };
+}
+
+// The score line under the board: the score and match length (or money), the Crawford game, the cube,
+// the pip counts; all as the last /v1/match-turn answer says.
 function showScore() {
   const m = S.match;
-  const score = `${sideName("bottom")} ${m.score.bottom} : ${m.score.top} ${sideName("top")}`;
-  $("score").textContent = m.length ? `${score}, match to ${m.length}` : S.mode === "game" ? `money game; ${score}` : "money game";
-  let stage = "";
-  if (m.length && m.winner === null) {
-    if (m.crawford) stage = S.over ? "next game: Crawford" : "Crawford game";
-    else if (m.crawfordDone) stage = "post-Crawford";
+  if (!m) {
+    $("score").textContent = S.mode === "game" ? "" : "money game";
+    $("crawford").textContent = "";
+  } else {
+    const score = `${sideName("bottom")} ${m.score[0]} : ${m.score[1]} ${sideName("top")}`;
+    $("score").textContent = m.money ? `money game; ${score}` : `${score}, match to ${m.match_length}`;
+    $("crawford").textContent = m.match_over ? "" : m.crawford ? "Crawford game" : m.next_is_crawford
+      ? "next game: Crawford" : m.post_crawford ? "post-Crawford" : "";
   }
-  $("crawford").textContent = stage;
   $("pips").textContent = S.pips ? `pips: ${sideName("bottom")} ${S.pips.bottom}, ${sideName("top")} ${S.pips.top}` : "";
-  const c = S.cube;
+  const c = cubeShown();
   const owner = !c.owner ? "centered" : S.mode !== "game" ? `${c.owner}'s` : c.owner === "bottom" ? "yours" : "the engine's";
   $("cube-state").textContent = `cube ${c.value}, ${owner}`;
 }
 
-// The cube state for /v1/cube, /v1/hint and /v1/engine-move, seen from `side` as the player on roll.
-function cubeFor(side) {
-  const m = S.match, owner = S.cube.owner;
-  return {
-    value: S.cube.value, owner: owner === null ? null : owner === side ? "me" : "opponent",
-    match_length: m.length, score: m.length ? [m.score[side], m.score[otherSide(side)]] : [0, 0],
-    crawford: m.length > 0 && m.crawford, max_cube: S.maxCube,
-  };
-}
+// The cube state for /v1/cube, /v1/hint and /v1/engine-move: in a game, the one the match answer gives
+// for the player on turn; analysis asks cubeless (hints) or with a centered money cube (advice).
+const cubeNow = () => (S.mode === "game" && S.match ? { cube: S.match.cube_state } : {});
 
-// Whether `side` may double now: before its roll, the cube centered or its own, below the maximum,
-// not in the Crawford game, no double on offer, the game still on.
-function mayDouble(side) {
-  const c = S.cube;
-  return !S.over && !S.offer && S.phase === "roll" && S.onRoll === side
-    && (c.owner === null || c.owner === side) && c.value < S.maxCube && !(S.match.length && S.match.crawford);
-}
+// Whether the last match answer allows `action` now (a game vs the engine only).
+const allows = (action) => S.mode === "game" && S.match !== null && S.match.actions.includes(action);
+const humanOnTurn = () => S.match !== null && sideOf(S.match.turn) === "bottom";
+const humanDecides = () => S.match !== null && S.match.decider !== null && sideOf(S.match.decider) === "bottom";
+const canHumanDouble = () => !S.busy && S.engineAvailable && humanOnTurn() && allows("double");
+const canHumanAnswer = (action) => !S.busy && humanDecides() && allows(action);
 
-const canHumanDouble = () => S.mode === "game" && !S.busy && S.engineAvailable && mayDouble("bottom");
-
-// The cube panel: the engine's advice for the side on roll, and Double / Take / Pass / Next game.
+// The cube panel: the engine's advice for the side on roll, and Double / Take / Pass / Beaver / Next game,
+// each enabled exactly when the match answer lists the action (and it is the human's to take).
 function showCube() {
   const a = S.advice && S.advice.side === S.onRoll && S.phase === "roll" && !S.over ? S.advice : null;
   const box = $("cube-advice");
   box.replaceChildren();
   if (S.offer && S.offer.by === "top") {
-    const v = S.cube.value;
+    const v = S.match.cube.value;
     box.textContent = `The engine doubles to ${2 * v}: take (the cube is yours at ${2 * v}) or pass (lose ${v} point${v === 1 ? "" : "s"}).`;
   } else if (a && a.error) box.textContent = a.error;
   else if (a) {
@@ -318,19 +328,25 @@ function showCube() {
     note.textContent = `${d.ply}-ply, ${d.cube.description}`;
     box.appendChild(note);
   }
-  $("double").hidden = !canHumanDouble();
-  $("double").textContent = S.cube.owner ? `Redouble to ${2 * S.cube.value}` : `Double to ${2 * S.cube.value}`;
-  const offered = S.offer && S.offer.by === "top";
-  $("take").hidden = !offered;
-  $("pass").hidden = !offered;
-  $("next-game").hidden = !(S.mode === "game" && S.over && S.match.length && S.match.winner === null);
+  const game = S.mode === "game" && S.match !== null, m = S.match;
+  const double = $("double");
+  double.hidden = !game;
+  double.disabled = !canHumanDouble();
+  double.title = !game ? "" : !humanOnTurn() ? "the engine is on turn" : m.why_no_double || "";
+  double.textContent = game && m.cube.owner !== null ? `Redouble to ${2 * m.cube.value}` : `Double to ${game ? 2 * m.cube.value : 2}`;
+  for (const [id, action] of [["take", "take"], ["pass", "drop"], ["beaver", "beaver"]]) {
+    $(id).hidden = !game || (action === "beaver" && !m.cube.beaver);
+    $(id).disabled = !canHumanAnswer(action);
+  }
+  $("beaver").title = game && humanDecides() ? m.why_no_beaver || "" : "";
+  $("next-game").hidden = !allows("next_game");
 }
 
 // The engine's cube advice for the side on roll, before its roll (shown in the cube panel).
 async function adviseCube() {
   if (S.over || S.phase !== "roll" || !S.bottom) return;
   const side = S.onRoll, token = ++S.adviceAsked;
-  const r = await api("/v1/cube", { position: current(), cube: cubeFor(side) });
+  const r = await api("/v1/cube", { position: current(), ...cubeNow() });
   if (token !== S.adviceAsked) return;
   if (r.ok) S.advice = { side, data: r.data };
   else S.advice = { side, error: r.status === 503 ? `Cube advice needs the engine: ${r.data.error}` : r.data.error };
@@ -360,7 +376,9 @@ function setModeLabel() {
   }
 }
 
-// ---- the game's flow: /v1/turn ---------------------------------------------------------------
+// ---- the game's flow: /v1/turn (analysis) and /v1/match-turn (a game vs the engine) ------------
+
+const TURN = "/v1/turn", MATCH_TURN = "/v1/match-turn";
 
 const otherSide = (side) => (side === "bottom" ? "top" : "bottom");
 const sideOf = (seat) => (seat === 0 ? "bottom" : "top");
@@ -369,22 +387,32 @@ const seatOf = (side) => (side === "bottom" ? 0 : 1);
 // A new game's board: the cube, the offer, the advice and the result start afresh.
 function resetGame() {
   S.over = null; S.result = null; S.busy = false;
-  S.cube = { value: 1, owner: null };
   S.offer = null; S.cubeAsked = false; S.advice = null; S.pips = null;
 }
+
+// The game (analysis) or the match (vs the engine) as last answered, with an action, for turn().
+const withAction = (action) => (S.matchRecord ? { match: S.matchRecord, action } : { game: S.game, action });
 
 // The service's answer is the game now: the record to send back, whose turn it is, the position from that
 // side, the dice (a cascade step's number shown on both), the legal plays, the cascade, the result.
 function applyTurn(t, fresh) {
   if (fresh) resetGame();
   const mover = sideOf(t.turn), other = otherSide(mover);
-  S.game = t.game;
+  // The state token: the game record, or in a game vs the engine the match record (whose answer also
+  // says the score, the Crawford game, the cube and the legal actions, kept in S.match).
+  S.game = t.match !== undefined ? t.match : t.game;
+  S.matchRecord = t.match !== undefined ? t.match : null;
+  if (t.match !== undefined) {
+    const { match, ...rest } = t;
+    S.match = rest;
+    S.offer = t.double_offered ? { by: mover } : null;
+  } else S.match = null;
   S.phase = t.phase;
   S.variant = t.variant;
   S.rules = t.position.rules;
   S.onRoll = mover;
-  S[mover] = t.position.mine.slice();
-  S[other] = t.position.theirs.slice();
+  S[mover] = sideCounts(t.position, 0);
+  S[other] = sideCounts(t.position, 1);
   S.pips = { [mover]: t.pips[0], [other]: t.pips[1] };
   setDice(t.cascade_step ? [t.cascade_step[0], t.cascade_step[0]] : t.dice);
   S.cascade = t.cascade_step ? { step: t.cascade_step, left: t.cascade_left, handover: t.is_cascade_handover } : null;
@@ -393,7 +421,7 @@ function applyTurn(t, fresh) {
   S.ending = t.result;
   if (t.over && !S.over) S.over = t.result.winner === null ? "draw" : sideOf(t.result.winner);
   if (t.phase === "roll") {
-    S.beforeRoll = { game: t.game };
+    S.beforeRoll = withAction(undefined);
     S.cubeAsked = false;   // a new turn: its player may double before rolling
   } else if (fresh) {
     // A position loaded with its dice: other dice replay the position without them.
@@ -403,22 +431,22 @@ function applyTurn(t, fresh) {
   clearMoves();
 }
 
-// One question to /v1/turn, its answer applied; null for an answer that a later question overtook.
-// A refused action throws with the service's message.
-async function turn(body) {
+// One question to /v1/turn (or /v1/match-turn, for a match record or a new match), its answer applied; null
+// for an answer that a later question overtook. A refused action throws with the service's message.
+async function turn(body, route = body.match !== undefined ? MATCH_TURN : TURN) {
   const token = ++S.turnAsked;
   S.asked++;   // a moves list or hints still on their way are for the game before
-  const r = await api("/v1/turn", body);
+  const r = await api(route, body);
   if (token !== S.turnAsked) return null;
   if (!r.ok) throw new Error(r.data.error);
-  applyTurn(r.data, body.new !== undefined);
+  applyTurn(r.data, body.new !== undefined || Boolean(body.action && body.action.next_game));
   return r.data;
 }
 
 // As turn, saying what went wrong in the status line instead of throwing.
-async function tryTurn(body) {
+async function tryTurn(body, route) {
   try {
-    return await turn(body);
+    return await turn(body, route);
   } catch (e) {
     status(e.message, true);
     return null;
@@ -469,12 +497,14 @@ function chosenDice() {
 // In a game the dice of a turn are final once rolled or entered.
 function mayRoll() {
   if (!canHumanMove() || S.cascade) return false;
-  if (S.phase === "roll") return !(S.mode === "game" && S.rolling);
+  if (S.phase === "roll" || S.phase === "opening_roll") return !(S.mode === "game" && S.rolling);
   return S.phase === "move" && S.mode === "analyse" && S.beforeRoll !== null;
 }
 
+// Roll for the side on roll (the opening roll-off of a game that begins with one: the dice are each
+// player's die); in analysis other dice for a roll already entered replay the turn before it.
 async function rollDice(dice) {
-  const base = S.phase === "roll" ? { game: S.game } : S.beforeRoll;
+  const base = S.phase === "move" ? S.beforeRoll : withAction(undefined);
   S.rolling = true;
   try {
     return await tryTurn({ ...base, action: { roll: dice } });
@@ -484,7 +514,7 @@ async function rollDice(dice) {
 }
 
 const awaitingAnswer = () => {
-  if (S.offer) status("Answer the double first: take or pass.", true);
+  if (S.offer) status(humanDecides() ? "Answer the double first: take or pass." : "The engine is answering the double.", true);
   return Boolean(S.offer);
 };
 
@@ -507,7 +537,7 @@ async function fetchHint() {
     return;
   }
   const token = ++S.asked;
-  const r = await api("/v1/hint", { position: current(), dice: S.dice, top: 10, rolls: S.rollsBefore, ...cubeful(S.onRoll) });
+  const r = await api("/v1/hint", { position: current(), dice: S.dice, top: 10, rolls: S.rollsBefore, ...cubeNow() });
   if (token !== S.asked) return;
   if (r.status === 503) {
     status(`Hints need the engine: ${r.data.error}. Showing the legal moves instead.`, true);
@@ -522,8 +552,6 @@ async function fetchHint() {
   draw();
 }
 
-// In a game the engine is asked cubefully, with the game's cube and score; analysis stays cubeless.
-const cubeful = (side) => (S.mode === "game" ? { cube: cubeFor(side) } : {});
 
 // What a play was, for the log and the status line: the dice and the play (a cascade part names its own).
 const described = (dice, move) => (move.cascade_steps && move.cascade_steps.length ? move.notation
@@ -535,7 +563,7 @@ async function play() {
   if (S.selected < 0 || !canHumanMove()) return;
   const move = S.moves[S.selected], mover = S.onRoll, dice = S.dice;
   S.busy = true;
-  const t = await tryTurn({ game: S.game, action: { play: move.index !== undefined ? move.index : move.notation } });
+  const t = await tryTurn(withAction({ play: move.index !== undefined ? move.index : move.notation }));
   S.busy = false;
   if (!t) { showMoves(); return; }
   S.log.push(`${mover}: ${described(dice, move)}`);
@@ -545,6 +573,7 @@ async function play() {
 // Whose move now: the engine's (in a game), a cascade step to list, or a roll to wait for.
 async function nextTurn(said) {
   if (S.over) { await finishGame(); return; }
+  if (S.phase === "opening_roll") { status(`${said} Roll for who starts.`); return; }
   if (S.mode === "game" && S.onRoll === "top") { await engineTurn(); return; }
   const who = S.mode === "game" ? "You" : S.onRoll === "bottom" ? "Bottom (light)" : "Top (dark)";
   if (S.cascade) {
@@ -556,33 +585,16 @@ async function nextTurn(said) {
   await adviseCube();
 }
 
-// A game borne off (or drawn): the service's result says single, gammon or backgammon (oin, mars, koks).
-async function finishGame() {
-  if (S.result) { announceEnd(); return; }
+// The game is over: the service's result says who won, how (single, gammon or backgammon; oin, mars, koks;
+// a passed double; a draw) and the points; a match answer says the score and whether the match is won.
+function finishGame(how = null) {
   const e = S.ending;
-  endGame(S.over, e.multiplier, e.ending === "draw" ? "draw" : "bore off", e.kind);
-}
-
-// The game is over: `winner` wins `multiplier` times the cube (a passed double: 1 times the cube
-// before the double). In a game vs the engine the points go to the score (money or match).
-function endGame(winner, multiplier, how, kind = null) {
-  const points = multiplier * S.cube.value;
-  S.over = winner;
+  S.over = e.winner === null ? "draw" : sideOf(e.winner);
   S.offer = null;
-  S.result = { winner, multiplier, points, kind, how, cube: S.cube.value };
-  if (S.mode === "game" && winner !== "draw") scoreGame(winner, points);
+  S.result = { winner: S.over, multiplier: e.multiplier, points: e.points, kind: e.kind, cube: e.cube,
+    how: how || (e.ending === "draw" ? "draw" : e.ending === "cube_passed" ? "the double was passed" : "bore off") };
   draw();
   announceEnd();
-}
-
-function scoreGame(winner, points) {
-  const m = S.match;
-  m.score[winner] += points;
-  if (!m.length) return;
-  if (m.score[winner] >= m.length) { m.winner = winner; return; }
-  // The Crawford game: the first game after a player comes to one point away; the cube is dead in it.
-  if (m.crawford) { m.crawford = false; m.crawfordDone = true; }
-  else if (!m.crawfordDone && m.score[winner] === m.length - 1) m.crawford = true;
 }
 
 function announceEnd() {
@@ -592,10 +604,10 @@ function announceEnd() {
   const what = r.how === "bore off" ? `${r.multiplier > 1 ? `a ${r.kind}, ` : ""}${pts}` : `${pts} (${r.how})`;
   let text = r.winner === "draw" ? "Game over: a draw." : `Game over: ${who} ${what}.`;
   const m = S.match;
-  if (S.mode === "game" && m.length) {
-    text += ` Score ${m.score.bottom} : ${m.score.top} of ${m.length}.`;
-    if (m.winner) text += m.winner === "bottom" ? " You win the match." : " The engine wins the match.";
-    else text += m.crawford ? " Next game: Crawford." : " Next game when you are ready.";
+  if (m && !m.money) {
+    text += ` Score ${m.score[0]} : ${m.score[1]} of ${m.match_length}.`;
+    if (m.match_over) text += sideOf(m.winner) === "bottom" ? " You win the match." : " The engine wins the match.";
+    else text += m.next_is_crawford ? " Next game: Crawford." : " Next game when you are ready.";
   }
   status(text);
   showMoves();
@@ -603,54 +615,58 @@ function announceEnd() {
 }
 
 // ---- the cube in a game ---------------------------------------------------------------------
+// Every cube action is the match's (/v1/match-turn says which are legal); the engine's decisions, on its
+// own turn and in answer to yours, are /v1/cube's for the cube state the match answer gives.
 
-// Before its roll the engine asks /v1/cube from its side: it doubles when it may and should.
+// Before its roll the engine doubles when the match allows it and /v1/cube says it should.
 async function engineDoubles() {
-  if (S.mode !== "game" || !S.engineAvailable || !mayDouble("top")) return false;
-  const r = await api("/v1/cube", { position: positionFor("top"), cube: cubeFor("top") });
+  if (!S.engineAvailable || !allows("double")) return false;
+  const r = await api("/v1/cube", { position: current(), ...cubeNow() });
   if (r.status === 503) return false;
   if (!r.ok) throw new Error(r.data.error);
-  return r.data.cube.may_double && r.data.should_double;
+  return r.data.should_double;
 }
 
-// You double: the engine takes when /v1/cube, asked from your side, says the opponent should take.
+// You double: the match offers it, and the engine answers by /v1/cube asked from your side (it beavers
+// when it should and the match allows it, else takes or passes).
 async function humanDouble() {
   if (!canHumanDouble()) return;
-  const value = 2 * S.cube.value;
+  const value = 2 * S.match.cube.value;
   S.busy = true;
-  S.offer = { by: "bottom" };
-  draw();
+  if (!(await tryTurn(withAction({ double: true })))) { S.busy = false; showCube(); return; }
   status(`You double to ${value}. The engine is thinking...`);
-  const r = await api("/v1/cube", { position: positionFor("bottom"), cube: cubeFor("bottom") });
-  S.busy = false;
-  S.offer = null;
-  if (!r.ok) { draw(); status(`The engine could not answer the double: ${r.data.error}`, true); return; }
-  if (r.data.should_take) {
-    S.cube = { value, owner: "top" };
-    S.log.push(`bottom: doubles to ${value}; top: takes`);
-    S.advice = null;
-    draw();
-    status(`The engine takes: the cube is at ${value}, the engine's. Roll.`);
-    await adviseCube();
-  } else {
-    S.log.push(`bottom: doubles to ${value}; top: passes`);
-    endGame("bottom", 1, "the engine passed the double");
-  }
-}
-
-// Your answer to the engine's double: take (the cube is yours at the doubled value, the engine rolls
-// on) or pass (the engine wins the cube's value before the double).
-async function answerDouble(take) {
-  if (!S.offer || S.offer.by !== "top" || S.busy) return;
-  const value = 2 * S.cube.value;
-  S.offer = null;
-  if (!take) {
-    S.log.push(`top: doubles to ${value}; bottom: passes`);
-    endGame("top", 1, "you passed the double");
+  const r = await api("/v1/cube", { position: current(), ...cubeNow() });
+  if (!r.ok) {
+    S.busy = false;
+    status(`The engine could not answer the double: ${r.data.error}`, true);
     return;
   }
-  S.cube = { value, owner: "bottom" };
-  S.log.push(`top: doubles to ${value}; bottom: takes`);
+  const answer = r.data.should_beaver && allows("beaver") ? "beaver" : r.data.should_take ? "take" : "drop";
+  const t = await tryTurn(withAction({ [answer]: true }));
+  S.busy = false;
+  if (!t) return;
+  S.log.push(`bottom: doubles to ${value}; top: ${answer === "drop" ? "passes" : answer === "beaver" ? "beavers" : "takes"}`);
+  S.advice = null;
+  if (t.over) { finishGame("the engine passed the double"); return; }
+  draw();
+  const c = t.cube;
+  status(answer === "beaver" ? `The engine beavers: the cube is at ${c.value}, the engine's. Roll.`
+    : `The engine takes: the cube is at ${c.value}, the engine's. Roll.`);
+  showCube();
+  await adviseCube();
+}
+
+// Your answer to the engine's double: "take" (the cube is yours at the doubled value, the engine rolls
+// on), "beaver" (money play with beavers) or "drop" (the engine wins the cube's value before the double).
+async function answerDouble(answer) {
+  if (!canHumanAnswer(answer)) return;
+  const value = 2 * S.match.cube.value;
+  S.busy = true;
+  const t = await tryTurn(withAction({ [answer]: true }));
+  S.busy = false;
+  if (!t) { showCube(); return; }
+  S.log.push(`top: doubles to ${value}; bottom: ${answer === "drop" ? "passes" : answer === "beaver" ? "beavers" : "takes"}`);
+  if (t.over) { finishGame("you passed the double"); return; }
   draw();
   await engineTurn();
 }
@@ -668,7 +684,7 @@ async function engineChoice() {
   if (S.engineMode !== "random") {
     const r = S.cascade && S.cascade.handover
       ? await api("/v1/handover", { position: current(), handover: S.cascade.left })
-      : await api("/v1/engine-move", { position: current(), dice: S.dice, rolls: S.rollsBefore, ...cubeful(S.onRoll) });
+      : await api("/v1/engine-move", { position: current(), dice: S.dice, rolls: S.rollsBefore, ...cubeNow() });
     if (r.ok) { S.engineMode = "engine"; return { move: r.data.move, plays: playsOf(r.data.move) }; }
     if (r.status !== 503) throw new Error(r.data.error);
     S.engineMode = "random";   // the engine is busy: fall back, and say so
@@ -692,14 +708,15 @@ async function engineTurn() {
           const doubles = await engineDoubles();
           if (S.game !== game) return;
           if (doubles) {
-            S.offer = { by: "top" };
+            if (!(await turn(withAction({ double: true })))) return;
             S.busy = false;
             draw();
-            status(`The engine doubles to ${2 * S.cube.value}. Take or pass?`);
+            showCube();
+            status(`The engine doubles to ${2 * S.match.cube.value}. ${allows("beaver") ? "Take, beaver or pass?" : "Take or pass?"}`);
             return;
           }
         }
-        if (!(await turn({ game: S.game, action: { roll: randomDice() } }))) return;   // a new game overtook it
+        if (!(await turn(withAction({ roll: randomDice() })))) return;   // a new game overtook it
       }
       draw();
       status("Engine thinking...");
@@ -709,7 +726,7 @@ async function engineTurn() {
       showMoves();
       draw();
       await new Promise((done) => setTimeout(done, 350));   // let the arrows show before the checkers move
-      if (S.game !== rolled || !(await turn({ game: S.game, action: { plays } }))) return;
+      if (S.game !== rolled || !(await turn(withAction({ plays })))) return;
       said.push(described(dice, move));
       S.log.push(`top: ${described(dice, move)}`);
     }
@@ -726,40 +743,157 @@ async function engineTurn() {
 
 // ---- new games ------------------------------------------------------------------------------
 
-const freshMatch = (length) => ({ length, score: { bottom: 0, top: 0 }, crawford: false, crawfordDone: false, winner: null });
+// The settings of a new game vs the engine, from the page: a match (length, Crawford) or money play
+// (Jacoby, beaver), the cube's limit. The service checks them.
+function matchSettings() {
+  const length = Number($("match-length").value);
+  const limit = $("max-cube").value;
+  const settings = { match_length: length, ...(limit === "off" ? { cube: false } : { max_cube: Number(limit) }) };
+  if (length) settings.crawford = $("crawford-rule").checked;
+  else { settings.jacoby = $("jacoby").checked; settings.beaver = $("beaver-rule").checked; }
+  return settings;
+}
 
-// A new game: vs the engine a new match (or money session) unless `keepMatch` (the next game of a match).
-async function newGame(mode, keepMatch) {
+// The settings shown are those of the kind of play chosen: Crawford for a match, Jacoby and beaver for money.
+function showSettings() {
+  const money = Number($("match-length").value) === 0;
+  $("crawford-setting").hidden = money;
+  $("jacoby-setting").hidden = !money;
+  $("beaver-setting").hidden = !money;
+}
+
+// A new game: vs the engine a new match or money session (/v1/match-turn) with the page's settings; the
+// next game of a match is the match's own next_game.
+async function newGame(mode) {
   S.mode = mode;
   S.engineMode = null;
   S.log = [];
   S.variant = $("variant").value;
-  if (!keepMatch) S.match = freshMatch(mode === "game" ? Number($("match-length").value) : 0);
-  const ok = await readPosition({ position: { variant: S.variant } });
-  if (!ok) return;
+  S.matchRecord = null; S.match = null;
+  const t = mode === "game"
+    ? await tryTurn({ new: { position: { variant: S.variant }, ...matchSettings() } }, MATCH_TURN)
+    : await tryTurn({ new: { position: { variant: S.variant }, turn: 0 } }, TURN);
+  if (!t) return;
   setModeLabel();
   draw();
-  const m = S.match;
-  const stake = m.length ? ` Match to ${m.length}, ${m.score.bottom} : ${m.score.top}${m.crawford ? ", the Crawford game" : ""}.` : " Money game.";
-  status(mode === "game" ? `New game: you are the light checkers at the bottom.${stake} Roll.` : "Start position. Roll or enter dice.");
+  if (mode !== "game") {
+    status("Start position. Roll or enter dice.");
+    await adviseCube();
+    return;
+  }
+  status(`New game: you are the light checkers at the bottom.${stakeText()} Roll.`);
+  await adviseCube();
 }
 
-// Tests and demos: a game vs the engine from a given position, side on roll, cube and score.
-async function setupGame({ variant = "backgammon", bottom, top, onRoll = "bottom", cube = { value: 1, owner: null }, match = {} }) {
+const stakeText = () => {
+  const m = S.match;
+  return m.money ? " Money game." : ` Match to ${m.match_length}, ${m.score[0]} : ${m.score[1]}${m.crawford ? ", the Crawford game" : ""}.`;
+};
+
+// The next game of the match (or money session): the match starts it, its winner (by the rules) first.
+async function nextGame() {
+  if (!allows("next_game") || S.busy) return;
+  S.log = [];
+  const t = await tryTurn(withAction({ next_game: true }));
+  if (!t) return;
+  showCube();
+  await nextTurn(`Game ${t.game_number}.${stakeText()}`);
+}
+
+// Tests and demos: a game vs the engine from a given position, side on roll, cube and stakes: a match
+// (match.length, match.score {bottom, top}, match.crawford: this is the Crawford game) or money play
+// (cubeRules: jacoby, beaver, max_value).
+async function setupGame({ variant = "backgammon", bottom, top, onRoll = "bottom", cube = { value: 1, owner: null },
+  match = {}, cubeRules = {} }) {
   S.mode = "game";
   S.engineMode = null;
   S.log = [];
   resetGame();   // at once: nothing of the game before stays shown while the service answers
+  S.matchRecord = null; S.match = null;
   showCube();
-  const [mine, theirs] = onRoll === "bottom" ? [bottom, top] : [top, bottom];
-  const t = await tryTurn({ new: { position: { variant, mine, theirs, rules: {} }, turn: seatOf(onRoll) } });
+  const position = { ...jsonPosition(variant, {}, bottom, top), turn: seatOf(onRoll),
+    cube: { value: cube.value, owner: cube.owner ? seatOf(cube.owner) : null },
+    match_length: match.length || 0, cube_rules: cubeRules };
+  if (match.length) {
+    position.score = [(match.score || {}).bottom || 0, (match.score || {}).top || 0];
+    position.crawford = Boolean(match.crawford);
+  }
+  const t = await tryTurn({ new: { position } }, MATCH_TURN);
   if (!t) return;
-  S.match = { ...freshMatch(match.length || 0), ...match, score: { bottom: 0, top: 0, ...(match.score || {}) } };
-  if ([...$("match-length").options].some((o) => Number(o.value) === S.match.length)) $("match-length").value = String(S.match.length);
-  S.cube = { value: cube.value, owner: cube.owner || null };
+  if ([...$("match-length").options].some((o) => Number(o.value) === t.match_length)) $("match-length").value = String(t.match_length);
+  showSettings();
   setModeLabel();
   draw();
   await nextTurn("Game set up.");
+}
+
+// ---- match review: a match file analysed by the service (/v1/analyses), then stepped through --------
+
+async function analyseMatch() {
+  const file = $("match-file").files[0];
+  if (!file) { status("Choose a .mat match file first.", true); return; }
+  const text = await file.text();
+  const started = await api("/v1/analyses", { mat: text, ply: Number($("review-ply").value), decisions: true });
+  if (!started.ok) { status(`Cannot analyse ${file.name}: ${started.data.error}`, true); return; }
+  let job = started.data;
+  $("analyse-match").disabled = true;
+  try {
+    while (job.state === "queued" || job.state === "running") {
+      status(`Analysing ${file.name}: game ${job.done} of ${job.total || "?"}...`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const polled = await api(`/v1/analyses/${job.id}`);
+      if (!polled.ok) { status(`The analysis was lost: ${polled.data.error}`, true); return; }
+      job = polled.data;
+    }
+  } finally {
+    $("analyse-match").disabled = false;
+  }
+  if (job.state !== "done") { status(`The analysis ${job.state}: ${job.error}`, true); return; }
+  S.review = { file: file.name, result: job.result, at: -1 };
+  showReviewSummary();
+  await stepReview(1);
+}
+
+// The decisions the review steps through: every one, or those gnubg would mark.
+function reviewed() {
+  const all = S.review ? S.review.result.decisions : [];
+  return $("review-errors").checked ? all.filter((d) => d.mark) : all;
+}
+
+function showReviewSummary() {
+  const r = S.review.result;
+  const match = r.match_length ? `${r.match_length}-point match` : "money session";
+  const rows = r.players.map((p) => `${p.name}: PR ${p.pr.toFixed(1)}, error rate ${p.error_rate.toFixed(1)}, `
+    + `luck ${fmt(p.luck)}`);
+  $("review-summary").textContent = `${S.review.file}: ${match}, ${r.final_score.join("-")}. ${rows.join("; ")}.`;
+}
+
+// Shows the decision `step` places on from the current one (in the reviewed list).
+async function stepReview(step) {
+  const list = reviewed();
+  if (!S.review || !list.length) {
+    $("review-decision").textContent = S.review ? "No decision to show (no errors marked)." : "";
+    $("review-at").textContent = "";
+    $("review-prev").disabled = $("review-next").disabled = true;
+    return;
+  }
+  const at = Math.max(0, Math.min(list.length - 1, S.review.at + step));
+  S.review.at = at;
+  const d = list[at];
+  S.mode = "analyse";
+  setModeLabel();
+  if (await readPosition({ position: d.position }, d.player)) {
+    // Select the played move: its arrows show what was played, the best one is named beside it.
+    const played = S.legal.findIndex((m) => m.notation === d.played);
+    if (played >= 0) select(played);
+  }
+  const name = S.review.result.players[d.player].name;
+  const dice = d.dice ? ` ${d.dice[0]}${d.dice[1]}` : "";
+  const verdict = d.error > 0 ? `, -${d.error.toFixed(3)}${d.mark ? ` (${d.mark})` : ""}; best ${d.best}` : " (best)";
+  $("review-decision").textContent = `Game ${d.game}, ${name}${dice}: ${d.played}${verdict}`;
+  $("review-at").textContent = `${at + 1} / ${list.length}`;
+  $("review-prev").disabled = at === 0;
+  $("review-next").disabled = at === list.length - 1;
 }
 
 async function init() {
@@ -772,9 +906,12 @@ async function init() {
   $("hint").addEventListener("click", () => withDice(chosenDice(), fetchHint));
   $("play").addEventListener("click", play);
   $("double").addEventListener("click", humanDouble);
-  $("take").addEventListener("click", () => answerDouble(true));
-  $("pass").addEventListener("click", () => answerDouble(false));
-  $("next-game").addEventListener("click", () => { if (S.over && S.match.length && S.match.winner === null) newGame("game", true); });
+  $("take").addEventListener("click", () => answerDouble("take"));
+  $("pass").addEventListener("click", () => answerDouble("drop"));
+  $("beaver").addEventListener("click", () => answerDouble("beaver"));
+  $("next-game").addEventListener("click", nextGame);
+  $("match-length").addEventListener("change", showSettings);
+  showSettings();
   $("new-game").addEventListener("click", () => newGame("game"));
   $("analyse").addEventListener("click", () => newGame("analyse"));
   $("variant").addEventListener("change", () => newGame(S.mode));
@@ -785,8 +922,12 @@ async function init() {
     await readPosition({ position: pos });
   });
   $("copy-json").addEventListener("click", () => {
-    $("position-text").value = JSON.stringify({ variant: S.variant, mine: current().mine, theirs: current().theirs, rules: S.rules });
+    $("position-text").value = JSON.stringify(current());
   });
+  $("analyse-match").addEventListener("click", analyseMatch);
+  $("review-prev").addEventListener("click", () => stepReview(-1));
+  $("review-next").addEventListener("click", () => stepReview(1));
+  $("review-errors").addEventListener("change", () => { if (S.review) { S.review.at = -1; stepReview(1); } });
   $("load-xgid").addEventListener("click", () => { S.mode = "analyse"; setModeLabel(); readPosition({ xgid: $("xgid").value }); });
   const [health, version] = await Promise.all([api("/v1/health"), api("/v1/version")]);
   S.engineAvailable = health.ok && health.data.engine;
@@ -802,5 +943,6 @@ async function init() {
 // rigDice: tests and demos give the dice of the next random rolls (the Roll button and the engine's rolls).
 const rigDice = (dice) => { S.riggedDice.push(...dice); };
 
-window.tavlaBoard = { state: S, newGame, play, select, fetchMoves, fetchHint, readPosition, setupGame, humanDouble, answerDouble, rigDice };
+window.tavlaBoard = { state: S, newGame, nextGame, play, select, fetchMoves, fetchHint, readPosition, setupGame, humanDouble,
+  answerDouble, rigDice };
 document.addEventListener("DOMContentLoaded", init);

@@ -1,0 +1,68 @@
+"""/v1/analyses: a match file analysed as a job (``tavla.analysis`` at the requested ply), started,
+polled and cancelled over HTTP; the result is what ``tavla analyze FILE --json`` prints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+
+import tavla
+
+from .. import analysis, formats
+from .config import Settings
+from .jobs import Job, JobStore, Progress
+from .positions import BadInput
+from .schemas import AnalysisRequest, ErrorOut, JobOut
+
+ANALYSES = "/v1/analyses"
+
+JOB_ERRORS: dict[Any, dict[str, Any]] = {
+    404: {"model": ErrorOut, "description": "no job has this id (or it finished long ago and was forgotten)"},
+}
+
+
+def job_out(job: Job) -> JobOut:
+    return JobOut(id=job.id, kind=job.kind, state=job.state, done=job.done, total=job.total,  # type: ignore[arg-type]
+                  result=job.result if job.state == "done" else None, error=job.error)
+
+
+def analysis_work(request: AnalysisRequest, ply: int):
+    """The job: the match read (its errors name the line), then every game analysed."""
+    try:
+        match = formats.read_mat(request.mat)
+    except ValueError as e:
+        raise BadInput(f"mat: {e}") from None
+
+    def work(progress: Progress) -> dict[str, Any]:
+        progress(0, len(match["games"]))
+        report = analysis.analyze_match(tavla.Engine("backgammon", ply=ply), match, progress=progress)
+        if not request.decisions:
+            report.pop("decisions")
+            report.pop("rolls")
+        return report
+
+    return work
+
+
+def add_analysis_routes(app: FastAPI, settings: Settings, jobs: JobStore, responses: dict) -> None:
+    @app.post(ANALYSES, response_model=JobOut, status_code=202, responses={**responses, 503: {"model": ErrorOut,
+              "description": "the most unfinished jobs the service runs at once are running"}}, tags=["analysis"])
+    async def start_analysis(request: AnalysisRequest):
+        """Start analysing a match file: every checker play and cube decision judged at the game's cube
+        and score, gnubg's marks, luck, and per player the error rates and PR (see ``tavla analyze``).
+        Answers 202 with the job; a file the reader refuses answers 422 naming the line at once."""
+        ply = settings.default_ply if request.ply is None else request.ply
+        if ply > settings.max_ply:
+            raise BadInput(f"ply {ply} is above this service's maximum {settings.max_ply}")
+        return job_out(jobs.start("analysis", analysis_work(request, ply)))
+
+    @app.get(ANALYSES + "/{job_id}", response_model=JobOut, responses=JOB_ERRORS, tags=["analysis"])
+    async def poll_analysis(job_id: str):
+        """A job's state and progress (games analysed of the match's), and its result once done."""
+        return job_out(jobs.get(job_id))
+
+    @app.delete(ANALYSES + "/{job_id}", response_model=JobOut, responses=JOB_ERRORS, tags=["analysis"])
+    async def cancel_analysis(job_id: str):
+        """Cancel a job: it stops after the game it is analysing; a finished job is left as it is."""
+        return job_out(jobs.cancel(job_id))

@@ -1,0 +1,114 @@
+"""/v1/analyses: a match file analysed as a job, polled to its result (the same as ``tavla analyze
+--json``), cancelled, and every bad request refused with a message naming what is wrong."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the service needs the serve extra (fastapi, uvicorn)")
+
+import tavla  # noqa: E402
+from serving import http_client, post_checked  # noqa: E402
+from tavla import analysis, formats  # noqa: E402
+from tavla.service import Settings, create_app  # noqa: E402
+from tavla.service.jobs import JobStore  # noqa: E402
+
+DATA = Path(__file__).parent / "data"
+MAT = (DATA / "gnubg_3pt.mat").read_text()
+
+
+@pytest.fixture(scope="module")
+def client():
+    with http_client(create_app(Settings(max_jobs=2)), timeout=30) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def openapi(client):
+    return client.get("/v1/openapi.json").json()
+
+
+def wait_for(client, job_id, seconds=120):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        job = client.get(f"/v1/analyses/{job_id}").json()
+        if job["state"] in ("done", "failed", "cancelled"):
+            return job
+        time.sleep(0.2)
+    raise AssertionError(f"job {job_id} still {job['state']} after {seconds} s")
+
+
+def test_an_analysis_job_answers_what_tavla_analyze_prints(client, openapi):
+    job = post_checked(client, openapi, "/v1/analyses", {"mat": MAT, "ply": 0, "decisions": True}, 202)
+    assert job["kind"] == "analysis" and job["state"] in ("queued", "running")
+    done = wait_for(client, job["id"])
+    assert done["state"] == "done" and done["done"] == done["total"] == 2 and done["error"] is None
+    expected = analysis.analyze_match(tavla.Engine("backgammon", ply=0), formats.read_mat(MAT))
+    assert done["result"]["players"] == expected["players"]
+    assert done["result"]["final_score"] == [0, 5] and len(done["result"]["decisions"]) == len(expected["decisions"])
+    # Without decisions: the summary alone.
+    brief = wait_for(client, post_checked(client, openapi, "/v1/analyses", {"mat": MAT, "ply": 0}, 202)["id"])
+    assert set(brief["result"]) == {"match_length", "final_score", "players"}
+
+
+@pytest.mark.parametrize("body,status,words", [
+    ({"mat": MAT.replace("13/9 24/23", "13/9 24/22", 1)}, 422, "mat: line 7"),
+    ({"mat": "not a match"}, 422, "mat:"),
+    ({"mat": MAT, "ply": 3}, 422, "above this service's maximum 2"),
+    ({"mat": MAT, "ply": "1"}, 422, "ply"),
+    ({"mat": 5}, 422, "mat"),
+    ({}, 422, "mat"),
+])
+def test_bad_analysis_requests_are_refused_at_once(client, openapi, body, status, words):
+    answer = post_checked(client, openapi, "/v1/analyses", body, status)
+    assert words in answer["error"], answer
+
+
+def test_an_unknown_job_is_a_404(client):
+    r = client.get("/v1/analyses/0123456789abcdef")
+    assert r.status_code == 404 and "no job" in r.json()["error"]
+    assert client.delete("/v1/analyses/nope").status_code == 404
+
+
+def test_a_huge_match_body_is_refused_from_its_headers():
+    with http_client(create_app(Settings(max_match_body=4096)), timeout=10) as c:
+        r = c.post("/v1/analyses", json={"mat": MAT * 10})
+        assert r.status_code == 413
+
+
+def test_a_job_is_cancelled_between_steps_and_the_store_is_bounded():
+    store = JobStore(workers=1, max_jobs=1, time_limit=60)
+    started = []
+
+    def slow(progress):
+        for k in range(1000):
+            started.append(k)
+            progress(k, 1000)
+            time.sleep(0.01)
+        return "finished"
+
+    job = store.start("test", slow)
+    while not started:
+        time.sleep(0.01)
+    from tavla.service.jobs import TooManyJobs
+
+    with pytest.raises(TooManyJobs):
+        store.start("test", slow)
+    store.cancel(job.id)
+    deadline = time.monotonic() + 10
+    while not job.is_final and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert job.state == "cancelled" and job.error == "cancelled" and len(started) < 1000
+    # A job past its time limit stops the same way; a failing one says why.
+    store = JobStore(workers=1, time_limit=0.05)
+    timed = store.start("test", slow)
+    failing = store.start("test", lambda progress: int("x"))
+    deadline = time.monotonic() + 10
+    while not (timed.is_final and failing.is_final) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert timed.state == "cancelled" and timed.error == "ran past the job time limit"
+    assert failing.state == "failed" and "invalid literal" in failing.error
+    store.close()
