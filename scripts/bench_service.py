@@ -38,7 +38,7 @@ def start_service(port: int, workers: int, max_ply: int, time_limit: float) -> s
            "--workers", str(workers), "--queue", "256", "--max-ply", str(max_ply), "--default-ply", "0",
            "--time-limit", str(time_limit)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # the service builds the bear-off tables before it listens
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/v1/health", timeout=1).status_code == 200:

@@ -15,7 +15,8 @@ pytest.importorskip("fastapi", reason="the service needs the serve extra (fastap
 from serving import free_port  # noqa: E402
 
 
-def wait_for(url: str, proc: subprocess.Popen, seconds: float = 20) -> httpx.Response:
+def wait_for(url: str, proc: subprocess.Popen, seconds: float = 90) -> httpx.Response:
+    # The service builds the bear-off tables before it listens: a couple of seconds, far more on a busy machine.
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
