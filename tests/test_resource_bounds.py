@@ -126,7 +126,9 @@ def test_a_huge_met_file_is_refused_from_its_size(tmp_path):
 
 # ----- the core's bounds, each probed in its own process -----
 
-PROBE_SECONDS = 3
+# Generous: a refusal is instant, but a niced process on a loaded two-core machine may wait seconds for
+# the CPU (one probe ran past 3 s so); a regression that runs on is still caught, 20 s later.
+PROBE_SECONDS = 20
 PRELUDE = """
 import faulthandler, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))  # an allocation beyond this fails here, not the box
