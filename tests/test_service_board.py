@@ -49,7 +49,9 @@ def browser():
     driver.quit()
 
 
-def wait(browser, condition, seconds=10):
+def wait(browser, condition, seconds=30):
+    # 30 s: an engine move of a gul bara cascade on a loaded two-core machine ran past 10 s; a board
+    # that never gets there still fails, only later.
     return WebDriverWait(browser, seconds).until(lambda d: condition(d))
 
 
