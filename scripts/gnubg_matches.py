@@ -6,7 +6,8 @@
 Length 0 is a money session (Jacoby on, ``--money-games`` games). Both players are gnubg at 0-ply
 with different noise (``NOISE``, picked by the seed), so the files hold errors of varied sizes for
 the analysis agreement (scripts/gnubg_agreement.py). gnubg's own analysis is cleared before saving,
-which keeps the files small. Files: ``OUTDIR/match{L}_{seed}.sgf`` and ``.mat`` (``money_{seed}``).
+which keeps the files small. Files: ``OUTDIR/match{L}_{seed}.sgf`` and ``.mat`` (``money_{seed}``), and
+``OUTDIR/scores.json``: each file's final score (white, black) as gnubg itself states it.
 tests/data/gnubg/ holds the seed-1 files, made by
 ``python3 scripts/gnubg_matches.py tests/data/gnubg --seeds 1`` with Debian's gnubg 1.07.001.
 
@@ -16,7 +17,9 @@ Needs the ``gnubg`` program (``apt-get install gnubg``; Debian puts it in /usr/g
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -72,11 +75,15 @@ def play(out: Path, length: int, seed: int, money_games: int) -> tuple[Path, Pat
         "analysis clear match",
         f"save match {sgf}",
         f"export match mat {mat}",
+        "show score",
     ]
     log = run_gnubg(commands)
     if not sgf.exists() or not mat.exists():
         sys.exit(f"gnubg wrote no {sgf.name}:\n{log[-2000:]}")
-    return sgf, mat
+    found = re.findall(r"The score \(after \d+ games?\) is: white (\d+), black (\d+)", log)
+    if not found:
+        sys.exit(f"gnubg did not say the score of {sgf.name}:\n{log[-2000:]}")
+    return sgf, mat, [int(found[-1][0]), int(found[-1][1])]
 
 
 def main() -> None:
@@ -87,10 +94,14 @@ def main() -> None:
     ap.add_argument("--money-games", type=int, default=3)
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    scores_file = args.out / "scores.json"
+    scores = json.loads(scores_file.read_text()) if scores_file.exists() else {}
     for seed in args.seeds:
         for length in args.lengths:
-            sgf, mat = play(args.out.resolve(), length, seed, args.money_games)
-            print(f"{sgf} ({sgf.stat().st_size} bytes), {mat} ({mat.stat().st_size} bytes)")
+            sgf, mat, score = play(args.out.resolve(), length, seed, args.money_games)
+            scores[sgf.stem] = score
+            print(f"{sgf} ({sgf.stat().st_size} bytes), {mat} ({mat.stat().st_size} bytes), gnubg's final score {score}")
+    scores_file.write_text(json.dumps(dict(sorted(scores.items())), indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable, Optional
+from pathlib import Path
+from typing import Any, Iterable, Optional, Union
 
 from .cube_view import cube_for_game
 
@@ -169,3 +170,50 @@ def analyze_match(engine: Any, mat: dict[str, Any]) -> dict[str, Any]:
         "players": [p.summary() for p in players],
         "decisions": [asdict(d) for d in decisions],
     }
+
+
+#: The largest match file read (gnubg's .sgf carries its own analysis, tens of kilobytes a game).
+MAX_FILE_BYTES = 16 << 20
+
+
+def match_file_kind(name: str, data: bytes) -> Optional[str]:
+    """"sgf" or "mat" by the file's extension, else by its content; None when it is neither."""
+    suffix = Path(name).suffix.lower()
+    if suffix in (".sgf", ".mat"):
+        return suffix[1:]
+    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:4096]
+    if head.startswith(b"(;"):
+        return "sgf"
+    if b"point match" in head or b"\nGame 1" in head or b" Game 1" in head:
+        return "mat"
+    return None
+
+
+def read_match_file(path: Union[str, Path]) -> dict[str, Any]:
+    """A match file read and replayed: a Jellyfish ``.mat`` or a GNU Backgammon ``.sgf`` (by the
+    extension, else by the content), in ``tavla.formats.read_mat``'s shape. Errors are ValueErrors
+    naming the file: one that cannot be read, is too big, is of another format, or that the reader
+    refuses (naming the line)."""
+    from . import formats
+
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ValueError(f"{path}: {size} bytes is over the {MAX_FILE_BYTES >> 20} MiB limit of a match file")
+        data = path.read_bytes()
+    except OSError as e:
+        raise ValueError(f"{path}: {e.strerror or e}") from None
+    kind = match_file_kind(path.name, data)
+    if kind is None:
+        raise ValueError(f"{path}: not a match file tavla reads (a Jellyfish .mat or a GNU Backgammon .sgf)")
+    try:
+        if kind == "sgf":
+            return formats.read_sgf(data)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+        return formats.read_mat(text)
+    except ValueError as e:
+        raise ValueError(f"{path}: {e}") from None

@@ -249,7 +249,8 @@ impl Reader {
         let score = g.header.expect("the header comes first");
         let length = self.length.unwrap_or(0);
         let crawford_game = length > 0 && self.crawford && self.is_crawford_game(length);
-        let stakes = Stakes { match_length: length, score, crawford_game };
+        // A money session's header scores are running totals, not a match score.
+        let stakes = Stakes { match_length: length, score: if length > 0 { score } else { [0, 0] }, crawford_game };
         let cube = CubeRules { jacoby: length == 0 && self.jacoby, ..CubeRules::default() };
         Game::new(Rules::backgammon(), cube, stakes, 0)
     }
