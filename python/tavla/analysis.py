@@ -177,11 +177,14 @@ MAX_FILE_BYTES = 16 << 20
 
 
 def match_file_kind(name: str, data: bytes) -> Optional[str]:
-    """"sgf" or "mat" by the file's extension, else by its content; None when it is neither."""
+    """"sgf", "mat" or "text" (the long nardy and gul bara match text) by the file's extension, else
+    by its content; None when it is none of them."""
     suffix = Path(name).suffix.lower()
+    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:4096]
+    if b"[Variation " in head:
+        return "text"
     if suffix in (".sgf", ".mat"):
         return suffix[1:]
-    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:4096]
     if head.startswith(b"(;"):
         return "sgf"
     if b"point match" in head or b"\nGame 1" in head or b" Game 1" in head:
@@ -190,8 +193,9 @@ def match_file_kind(name: str, data: bytes) -> Optional[str]:
 
 
 def read_match_file(path: Union[str, Path]) -> dict[str, Any]:
-    """A match file read and replayed: a Jellyfish ``.mat`` or a GNU Backgammon ``.sgf`` (by the
-    extension, else by the content), in ``tavla.formats.read_mat``'s shape. Errors are ValueErrors
+    """A match file read and replayed: a Jellyfish ``.mat``, a GNU Backgammon ``.sgf`` (by the
+    extension, else by the content) or a long nardy or gul bara match text (its ``Variation`` tag), in
+    ``tavla.formats.read_mat``'s shape (a match text's also has ``variant`` and ``rules``). Errors are ValueErrors
     naming the file: one that cannot be read, is too big, is of another format, or that the reader
     refuses (naming the line)."""
     from . import formats
@@ -206,7 +210,8 @@ def read_match_file(path: Union[str, Path]) -> dict[str, Any]:
         raise ValueError(f"{path}: {e.strerror or e}") from None
     kind = match_file_kind(path.name, data)
     if kind is None:
-        raise ValueError(f"{path}: not a match file tavla reads (a Jellyfish .mat or a GNU Backgammon .sgf)")
+        raise ValueError(f"{path}: not a match file tavla reads (a Jellyfish .mat, a GNU Backgammon .sgf, "
+                         "or a long nardy or gul bara match text)")
     try:
         if kind == "sgf":
             return formats.read_sgf(data)
@@ -214,6 +219,6 @@ def read_match_file(path: Union[str, Path]) -> dict[str, Any]:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             text = data.decode("latin-1")
-        return formats.read_mat(text)
+        return formats.read_match_text(text) if kind == "text" else formats.read_mat(text)
     except ValueError as e:
         raise ValueError(f"{path}: {e}") from None

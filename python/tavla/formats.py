@@ -38,7 +38,7 @@ import json
 import warnings
 from typing import Any, Optional, Tuple, Union
 
-from ._core import Game, Match, Position, _parse_position, _read_mat, _read_sgf, _write_mat, _write_position, _write_sgf
+from ._core import Game, Match, Position, _parse_position, _read_mat, _read_match_text, _read_sgf, _write_mat, _write_match_text, _write_position, _write_sgf
 
 __all__ = ["DeprecatedPositionForm", "parse", "canonical_json", "parse_xgid", "parse_gnubg_id", "to_xgid", "to_gnubg_id", "position_id", "match_id", "position_from_id", "to_fibs", "to_json"]
 
@@ -222,6 +222,23 @@ def read_sgf(data: Union[str, bytes]) -> dict[str, Any]:
 def write_sgf(games: Any, names: Tuple[str, str] = ("Player 1", "Player 2"), length: Optional[int] = None) -> str:
     """gnubg's ``.sgf`` of the games ``write_mat`` takes; ``names[0]`` is white (player 0)."""
     return _write_sgf(*_writing(games, names, length))
+
+
+def read_match_text(text: str) -> dict[str, Any]:
+    """A long nardy or gul bara match text (``write_match_text``'s form: a ``Variation`` tag naming
+    the variant, a ``Rules`` tag with its options, then ``.mat``-like games, gul bara cascades as
+    whole turns), every game replayed through the rules: ``read_mat``'s dict with ``variant`` and
+    ``rules`` too (``winner`` is None for a drawn game). ValueError naming the line otherwise."""
+    return _read_match_text(_text(text, "a match text"))
+
+
+def write_match_text(games: Any, names: Tuple[str, str] = ("Player 1", "Player 2"), length: Optional[int] = None,
+                     crawford: bool = True) -> str:
+    """The match text of long nardy or gul bara games: a finished ``tavla.Match`` or a list of games
+    of one match (``length``, 0 for money; ``crawford``: whether the match has the Crawford rule),
+    as ``write_mat`` takes them; player 0 first."""
+    length, pair, items = _writing(games, names, length)
+    return _write_match_text(length, pair, bool(crawford), items)
 
 
 def _writing(games: Any, names: Tuple[str, str], length: Optional[int]) -> tuple[int, tuple[str, str], list]:

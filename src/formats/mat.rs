@@ -248,7 +248,7 @@ impl Reader {
     fn new_game(&self, g: &GameReader) -> Result<Game> {
         let score = g.header.expect("the header comes first");
         let length = self.length.unwrap_or(0);
-        let crawford_game = length > 0 && self.crawford && self.is_crawford_game(length);
+        let crawford_game = length > 0 && self.crawford && is_crawford_game(length, self.games.iter().map(|g| (g.winner, g.points)));
         // A money session's header scores are running totals, not a match score.
         let stakes = Stakes { match_length: length, score: if length > 0 { score } else { [0, 0] }, crawford_game };
         let cube = CubeRules { jacoby: length == 0 && self.jacoby, ..CubeRules::default() };
@@ -261,17 +261,6 @@ impl Reader {
             score[g.winner] += g.points;
         }
         score
-    }
-
-    /// The game after the first time a player reached match point.
-    fn is_crawford_game(&self, length: u32) -> bool {
-        let mut score = [0u32; 2];
-        let mut reached_before = false;
-        for g in &self.games {
-            reached_before = reached_before || score.contains(&(length - 1));
-            score[g.winner] += g.points;
-        }
-        !reached_before && score.contains(&(length - 1))
     }
 
     fn action(&mut self, g: &mut GameReader, player: usize, text: &str) -> Result<()> {
@@ -329,6 +318,21 @@ impl Reader {
         }
         Ok(())
     }
+}
+
+/// Whether the game after these (winner, points) results, from 0-0, is the
+/// Crawford game: the first a player begins one point from winning.
+pub(crate) fn is_crawford_game(length: u32, results: impl Iterator<Item = (usize, u32)>) -> bool {
+    if length == 0 {
+        return false;
+    }
+    let mut score = [0u32; 2];
+    let mut reached_before = false;
+    for (winner, points) in results {
+        reached_before = reached_before || score.contains(&(length - 1));
+        score[winner] += points;
+    }
+    !reached_before && score.contains(&(length - 1))
 }
 
 /// Where the half-moves of a numbered line's body begin: at a roll ("54:")

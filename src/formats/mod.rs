@@ -20,6 +20,7 @@ pub mod fibs;
 pub mod gnubg;
 pub mod json;
 pub mod mat;
+pub mod matchtext;
 pub mod record;
 pub mod sgf;
 pub mod xgid;

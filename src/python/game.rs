@@ -680,6 +680,58 @@ fn _write_sgf(length: &Bound<'_, PyAny>, names: (String, String), games: Vec<Pla
     formats::sgf::write_sgf(length, [&names.0, &names.1], &played_games(&games)?).map_err(value_error)
 }
 
+/// Reads a long nardy or gul bara match text: the dict `_read_mat` returns
+/// with "variant" and "rules" too ("winner" None for a drawn game).
+#[pyfunction]
+fn _read_match_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
+    let m = formats::matchtext::read_match_text(text).map_err(value_error)?;
+    let d = PyDict::new(py);
+    d.set_item("variant", m.rules.variant.name())?;
+    d.set_item("rules", rules_dict(py, &m.rules)?)?;
+    d.set_item("length", m.length)?;
+    d.set_item("players", (m.players[0].clone(), m.players[1].clone()))?;
+    d.set_item("score", (m.score[0], m.score[1]))?;
+    let games = PyList::empty(py);
+    for g in m.games {
+        let item = PyDict::new(py);
+        item.set_item("winner", g.winner)?;
+        item.set_item("points", g.points)?;
+        item.set_item("resigned", g.resigned)?;
+        item.set_item("game", Py::new(py, PyGame { inner: g.game })?)?;
+        games.append(item)?;
+    }
+    d.set_item("games", games)?;
+    Ok(d)
+}
+
+/// Writes long nardy or gul bara games of one match (`length` 0: money) as a
+/// match text, player 0 first.
+#[pyfunction]
+fn _write_match_text(
+    length: &Bound<'_, PyAny>,
+    names: (String, String),
+    crawford_rule: bool,
+    games: Vec<PlayedArg<'_>>,
+) -> PyResult<String> {
+    let length: u32 = whole_arg(length, "length")?;
+    let mut played = Vec::new();
+    for (k, (g, ending)) in games.iter().enumerate() {
+        let at = |e: Error| PyValueError::new_err(format!("game {}: {e}", k + 1));
+        let game = g.inner.clone();
+        played.push(match *ending {
+            None => formats::matchtext::TextGame::of(game).map_err(at)?,
+            Some((winner, points)) => {
+                if winner > 1 {
+                    return Err(at(Error::new(format!("the winner is player 0 or 1, not {winner}"))));
+                }
+                let resigned = formats::mat::game_ending(&game, winner, points).map_err(at)?;
+                formats::matchtext::TextGame { game, winner: Some(winner), points, resigned }
+            }
+        });
+    }
+    formats::matchtext::write_match_text(length, [&names.0, &names.1], crawford_rule, &played).map_err(value_error)
+}
+
 /// Reads any position form into a dict: position (seen from `turn`), turn,
 /// dice, cube_value, cube_owner, match_length, score, crawford,
 /// double_offered, jacoby, beaver, max_cube.
@@ -817,6 +869,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_write_mat, m)?)?;
     m.add_function(wrap_pyfunction!(_read_sgf, m)?)?;
     m.add_function(wrap_pyfunction!(_write_sgf, m)?)?;
+    m.add_function(wrap_pyfunction!(_read_match_text, m)?)?;
+    m.add_function(wrap_pyfunction!(_write_match_text, m)?)?;
     m.add_function(wrap_pyfunction!(_write_position, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_games, m)?)?;
     Ok(())

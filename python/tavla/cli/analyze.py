@@ -23,7 +23,8 @@ def run_analyze(args: argparse.Namespace) -> int:
     if not 0 <= args.ply <= 2:
         raise ValueError(f"--ply must be 0 to 2, not {args.ply}")
     mat = analysis.read_match_file(args.file)
-    report = analysis.analyze_match(tavla.Engine("backgammon", ply=args.ply), mat)
+    engine = tavla.Engine(mat.get("variant", "backgammon"), ply=args.ply, **mat.get("rules", {}))
+    report = analysis.analyze_match(engine, mat)
     if args.json:
         if not args.decisions:
             report.pop("decisions")
