@@ -92,3 +92,43 @@ def test_analysis_reads_sgf_and_names_a_file_of_another_format(tmp_path):
     assert [p["name"] for p in report["players"]] == ["white", "black"]
     r = subprocess.run([sys.executable, "-m", "tavla", "analyze", str(other)], capture_output=True, text=True)
     assert r.returncode == 2 and "notes.txt: not a match file" in r.stderr and "Traceback" not in r.stderr
+
+
+def _played_match(variant: str, length: int, seed: int) -> "tavla.Match":
+    m = tavla.Match(variant, length, seed=seed)
+    while True:
+        m.play_out(("greedy", "random"), seed=seed + 1)
+        if m.is_over:
+            return m
+        m.next_game()
+
+
+@pytest.mark.parametrize("variant", ["nardy", "gulbara"])
+def test_nardy_match_text_round_trip(variant):
+    m = _played_match(variant, 3, 5)
+    text = formats.write_match_text(m, ("alice", "bob"))
+    assert text.startswith(f'; [Variation "{"long nardy" if variant == "nardy" else "gul bara"}"]')
+    back = formats.read_match_text(text)
+    assert back["variant"] == variant and back["rules"] == m.game.rules
+    assert list(back["score"]) == list(m.score) and back["players"] == ("alice", "bob")
+    games = list(m.finished_games) + [m.game]
+    assert [g["game"].to_json() for g in back["games"]] == [g.to_json() for g in games]
+    assert formats.write_match_text(back["games"], ("alice", "bob"), 3) == text
+    lines = text.splitlines()
+    k = next(i for i, l in enumerate(lines) if ") alice: " in l and "/" in l)
+    lines[k] = lines[k][: lines[k].rindex(":")] + ": 24/1"
+    with pytest.raises(ValueError, match=rf"^line {k + 1}: "):
+        formats.read_match_text("\n".join(lines))
+
+
+def test_analyze_reads_a_nardy_match_text_and_refuses_gul_bara(tmp_path):
+    nardy = tmp_path / "nardy.txt"
+    nardy.write_text(formats.write_match_text(_played_match("nardy", 1, 2), ("alice", "bob")))
+    report = json.loads(subprocess.run([sys.executable, "-m", "tavla", "analyze", str(nardy), "--json"],
+                                       capture_output=True, text=True, check=True).stdout)
+    assert [p["name"] for p in report["players"]] == ["alice", "bob"]
+    assert sum(p["unforced_moves"] for p in report["players"]) > 10
+    gulbara = tmp_path / "gulbara.txt"
+    gulbara.write_text(formats.write_match_text(_played_match("gulbara", 1, 2), ("alice", "bob")))
+    with pytest.raises(ValueError, match="gul bara"):
+        analysis.analyze_match(tavla.Engine("gulbara"), analysis.read_match_file(gulbara))

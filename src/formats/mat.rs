@@ -326,13 +326,16 @@ pub(crate) fn is_crawford_game(length: u32, results: impl Iterator<Item = (usize
     if length == 0 {
         return false;
     }
+    // A game a match starts with is never the Crawford game (a 1-point match starts at match point).
     let mut score = [0u32; 2];
     let mut reached_before = false;
+    let mut any = false;
     for (winner, points) in results {
-        reached_before = reached_before || score.contains(&(length - 1));
+        reached_before = reached_before || (any && score.contains(&(length - 1)));
         score[winner] += points;
+        any = true;
     }
-    !reached_before && score.contains(&(length - 1))
+    any && !reached_before && score.contains(&(length - 1))
 }
 
 /// Where the half-moves of a numbered line's body begin: at a roll ("54:")

@@ -380,9 +380,11 @@ impl Reading {
             let second = format!("{} : {}", names[1], score[1]);
             match line.strip_prefix(&expected).map(str::trim) {
                 Some(rest) if rest == second => {}
-                _ => return Err(Error::new(format!(
+                _ => {
+                    return Err(Error::new(format!(
                     "the game's header should be \"{expected}   {second}\" (the players and the score the games before give), not {line:?}"
-                ))),
+                )))
+                }
             }
             *header = true;
             return Ok(());
