@@ -219,9 +219,12 @@ def read_sgf(data: Union[str, bytes]) -> dict[str, Any]:
     return _read_sgf(data)
 
 
-def write_sgf(games: Any, names: Tuple[str, str] = ("Player 1", "Player 2"), length: Optional[int] = None) -> str:
-    """gnubg's ``.sgf`` of the games ``write_mat`` takes; ``names[0]`` is white (player 0)."""
-    return _write_sgf(*_writing(games, names, length))
+def write_sgf(games: Any, names: Tuple[str, str] = ("Player 1", "Player 2"), length: Optional[int] = None,
+              crawford: bool = True) -> str:
+    """gnubg's ``.sgf`` of the games ``write_mat`` takes; ``names[0]`` is white (player 0);
+    ``crawford``: whether the match has the Crawford rule."""
+    length, pair, items = _writing(games, names, length)
+    return _write_sgf(length, pair, bool(crawford), items)
 
 
 def read_match_text(text: str) -> dict[str, Any]:

@@ -31,6 +31,8 @@ pub struct MatFile {
     pub games: Vec<MatGame>,
     /// The score after the last game.
     pub score: [u32; 2],
+    /// Whether the match is played with the Crawford rule.
+    pub crawford_rule: bool,
 }
 
 /// One game of a match file: the game replayed, and how it ended.
@@ -119,7 +121,7 @@ pub fn read_mat(text: &str) -> Result<MatFile> {
     }
     let length = reader.length.unwrap_or(0);
     let score = reader.score_after_games();
-    Ok(MatFile { length, players: reader.players, games: reader.games, score })
+    Ok(MatFile { length, players: reader.players, games: reader.games, score, crawford_rule: reader.crawford })
 }
 
 struct Reader {

@@ -507,6 +507,7 @@ pub fn read_sgf(text: &str) -> Result<MatFile> {
     let mut score = [0u32; 2];
     // Whether a game of the file began with a player at match point.
     let mut match_point_seen = false;
+    let mut crawford_rule = false;
     for (k, tree) in trees.iter().enumerate() {
         let root = read_root(&tree.nodes[0]).map_err(|e| Error::new(format!("game {}: {e}", k + 1)))?;
         let at = |e: Error| Error::new(format!("game {} (line {}): {e}", k + 1, tree.line));
@@ -554,6 +555,7 @@ pub fn read_sgf(text: &str) -> Result<MatFile> {
             return Err(at(Error::new(format!("RU says the Crawford game, but nobody is at match point at {}-{}", score[0], score[1]))));
         }
         match_point_seen |= at_match_point;
+        crawford_rule |= root.crawford_rule;
         let stakes = Stakes { match_length: length, score: if length > 0 { score } else { [0, 0] }, crawford_game };
         let cube = CubeRules { jacoby: length == 0 && root.jacoby, beaver: length == 0 && root.beaver, ..CubeRules::default() };
         let mut game = Game::new(Rules::backgammon(), cube, stakes, 0).map_err(at)?;
@@ -576,7 +578,7 @@ pub fn read_sgf(text: &str) -> Result<MatFile> {
         score[played.winner] += played.points;
         games.push(played);
     }
-    Ok(MatFile { length: length.unwrap_or(0), players, games, score })
+    Ok(MatFile { length: length.unwrap_or(0), players, games, score, crawford_rule })
 }
 
 /// Applies one node's move or cube action (a node without one is passed by).
@@ -631,12 +633,15 @@ fn escaped(text: &str) -> String {
 }
 
 /// Writes games of one match (or money session, `length` 0) as gnubg's
-/// `.sgf`, one game tree per game; `names[0]` is white (player 0). The
-/// Crawford rule is taken to be on in a match, as in a `.mat` file.
-/// Backgammon only.
-pub fn write_sgf(length: u32, names: [&str; 2], games: &[MatGame]) -> Result<String> {
+/// `.sgf`, one game tree per game; `names[0]` is white (player 0);
+/// `crawford_rule`: whether the match has the Crawford rule. The first game's
+/// score is where the file starts. Backgammon only.
+pub fn write_sgf(length: u32, names: [&str; 2], crawford_rule: bool, games: &[MatGame]) -> Result<String> {
     let mut out = String::new();
-    let mut score = [0u32; 2];
+    let mut score = match games.first() {
+        Some(g) if length > 0 => g.game.stakes().score,
+        _ => [0, 0],
+    };
     for (k, played) in games.iter().enumerate() {
         let game = &played.game;
         if game.rules().variant != Variant::Backgammon {
@@ -657,7 +662,10 @@ pub fn write_sgf(length: u32, names: [&str; 2], games: &[MatGame]) -> Result<Str
             escaped(names[1])
         ));
         let rules = game.cube_rules();
-        if length > 0 {
+        if game.stakes().score != score && length > 0 {
+            return Err(Error::new(format!("game {} is played at {:?}, but the games before give {score:?}", k + 1, game.stakes().score)));
+        }
+        if length > 0 && (crawford_rule || game.stakes().crawford_game) {
             out.push_str(if game.stakes().crawford_game { "RU[Crawford:CrawfordGame]" } else { "RU[Crawford]" });
         } else if rules.jacoby || rules.beaver {
             let list: Vec<&str> = [(rules.jacoby, "Jacoby"), (rules.beaver, "Beaver")].iter().filter(|r| r.0).map(|r| r.1).collect();
@@ -740,7 +748,7 @@ mod tests {
             }
             m.next_game().unwrap();
         }
-        let text = write_sgf(5, ["a]b", "c\\d"], &games).unwrap();
+        let text = write_sgf(5, ["a]b", "c\\d"], true, &games).unwrap();
         let back = read_sgf(&text).unwrap();
         assert_eq!(back.players, ["a]b".to_string(), "c\\d".to_string()]);
         assert_eq!(back.score, m.score());
@@ -750,7 +758,7 @@ mod tests {
         }
         // gnubg's own files come back as they were read.
         let m = read_sgf(MATCH_11).unwrap();
-        let again = read_sgf(&write_sgf(11, ["gnubg", "root"], &m.games).unwrap()).unwrap();
+        let again = read_sgf(&write_sgf(11, ["gnubg", "root"], m.crawford_rule, &m.games).unwrap()).unwrap();
         for (a, b) in m.games.iter().zip(&again.games) {
             assert_eq!(a.game.history(), b.game.history());
         }

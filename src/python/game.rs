@@ -675,9 +675,9 @@ fn _read_sgf<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'
 /// Writes finished backgammon games of one match (`length` 0: money) as
 /// gnubg's `.sgf`, player 0 white.
 #[pyfunction]
-fn _write_sgf(length: &Bound<'_, PyAny>, names: (String, String), games: Vec<PlayedArg<'_>>) -> PyResult<String> {
+fn _write_sgf(length: &Bound<'_, PyAny>, names: (String, String), crawford_rule: bool, games: Vec<PlayedArg<'_>>) -> PyResult<String> {
     let length: u32 = whole_arg(length, "length")?;
-    formats::sgf::write_sgf(length, [&names.0, &names.1], &played_games(&games)?).map_err(value_error)
+    formats::sgf::write_sgf(length, [&names.0, &names.1], crawford_rule, &played_games(&games)?).map_err(value_error)
 }
 
 /// Reads a long nardy or gul bara match text: the dict `_read_mat` returns
