@@ -253,7 +253,7 @@ def _writing(games: Any, names: Tuple[str, str], length: Optional[int]) -> tuple
     else:
         played = list(games)
         length = 0 if length is None else length
-    items = []
+    items: list[tuple[Any, Optional[tuple[Any, Any]]]] = []
     for g in played:
         if isinstance(g, dict):
             if not {"game", "winner", "points"} <= set(g):

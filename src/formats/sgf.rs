@@ -465,7 +465,7 @@ fn read_action(p: &Property, player: usize) -> Result<Action> {
         return Err(prop_error(p, "a move is two dice (1 to 6) and letter pairs, or double, take, drop"));
     };
     let letters = &bytes[2..];
-    if letters.len() % 2 != 0 || letters.len() > 8 {
+    if !letters.len().is_multiple_of(2) || letters.len() > 8 {
         return Err(prop_error(p, "after the dice come up to four pairs of letters, from and to"));
     }
     let mut steps = Vec::new();
@@ -512,9 +512,7 @@ pub fn read_sgf(text: &str) -> Result<MatFile> {
         let root = read_root(&tree.nodes[0]).map_err(|e| Error::new(format!("game {}: {e}", k + 1)))?;
         let at = |e: Error| Error::new(format!("game {} (line {}): {e}", k + 1, tree.line));
         if k == 0 {
-            for p in 0..2 {
-                players[p] = root.names[p].clone().unwrap_or_default();
-            }
+            players = root.names.clone().map(Option::unwrap_or_default);
             // A file may begin during a match: its first game's score is where it starts.
             score = [root.score[0].unwrap_or(0), root.score[1].unwrap_or(0)];
         }
