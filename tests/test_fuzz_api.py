@@ -953,6 +953,28 @@ def test_read_mat(text):
     call(formats.read_mat, text)
 
 
+SGF_FILES = [p.read_text() for p in sorted((__import__("pathlib").Path(__file__).parent / "data" / "gnubg").glob("*.sgf"))]
+
+
+@fuzz
+@given(st.one_of(st.sampled_from(SGF_FILES).flatmap(mutated), st.sampled_from(SGF_FILES).map(str.encode),
+                 st.sampled_from(SGF_FILES).map(lambda t: t.replace("[ws:0]", "[ws:99999999999999999999]", 1)),
+                 st.sampled_from(SGF_FILES).map(lambda t: t.replace("\n;", "\n(;", 3)),
+                 st.sampled_from(GARBAGE_STRINGS), st.binary(max_size=60), st.text(max_size=60), ANYTHING))
+def test_read_sgf(data):
+    call(formats.read_sgf, data)
+
+
+MATCH_TEXTS = [formats.write_match_text([g], ("alice", "bob"), 0)
+               for g in (tavla.Game.from_json(r) for r in GAME_RECORDS) if g.variant != "backgammon" and g.is_over]
+
+
+@fuzz
+@given(st.one_of(st.sampled_from(MATCH_TEXTS).flatmap(mutated), st.sampled_from(GARBAGE_STRINGS), st.text(max_size=60), ANYTHING))
+def test_read_match_text(text):
+    call(formats.read_match_text, text)
+
+
 @fuzz
 @given(st.one_of(st.just(MATCH), st.lists(st.sampled_from([tavla.Game.from_json(r) for r in GAME_RECORDS]), max_size=3),
                  ANYTHING),

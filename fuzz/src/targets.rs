@@ -18,7 +18,7 @@ use tavla::cascade;
 use tavla::cube::janowski::{self, Chances};
 use tavla::cube::{CubeDecision, CubeState, MatchEquityTable, Owner};
 use tavla::dice::Dice;
-use tavla::formats::{self, fibs, gnubg, json, record, xgid};
+use tavla::formats::{self, fibs, gnubg, json, matchtext, record, sgf, xgid};
 use tavla::game::entry;
 use tavla::game::matches::Match;
 use tavla::game::{Game, Snapshot};
@@ -46,6 +46,8 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("cube_state", cube_state),
     ("met_xml", met_xml),
     ("handover", handover),
+    ("sgf", sgf_file),
+    ("match_text", match_text),
 ];
 
 /// Builds what tavla builds once per process (the shipped match equity
@@ -295,6 +297,37 @@ pub fn match_record(data: &[u8]) {
     assert_eq!(back.finished_games().len(), m.finished_games().len());
     assert_eq!(back.game().history(), m.game().history());
     let _: &Match = &back;
+}
+
+/// gnubg's `.sgf` match files: what reads must write back and read again
+/// as the same games.
+pub fn sgf_file(data: &[u8]) {
+    let Ok(m) = sgf::read_sgf_bytes(data) else { return };
+    let written = sgf::write_sgf(m.length, [&m.players[0], &m.players[1]], m.crawford_rule, &m.games)
+        .unwrap_or_else(|e| panic!("a read .sgf does not write: {e}"));
+    let back = sgf::read_sgf(&written).unwrap_or_else(|e| panic!("a rewritten .sgf does not read: {e}\n{written}"));
+    assert_eq!(back.players, m.players);
+    assert_eq!(back.games.len(), m.games.len());
+    for (a, b) in m.games.iter().zip(&back.games) {
+        assert_eq!(a.game.history(), b.game.history());
+        assert_eq!((a.winner, a.points, a.resigned), (b.winner, b.points, b.resigned));
+    }
+}
+
+/// The long nardy and gul bara match text: read, written, read again.
+pub fn match_text(data: &[u8]) {
+    let t = text(data);
+    let Ok(m) = matchtext::read_match_text(&t) else { return };
+    let crawford = t.contains("[Crawford \"On\"]") || !t.contains("[Crawford ");
+    let written = matchtext::write_match_text(m.length, [&m.players[0], &m.players[1]], crawford, &m.games)
+        .unwrap_or_else(|e| panic!("a read match text does not write: {e}"));
+    let back = matchtext::read_match_text(&written).unwrap_or_else(|e| panic!("a rewritten match text does not read: {e}\n{written}"));
+    assert_eq!(back.rules, m.rules);
+    assert_eq!(back.score, m.score);
+    for (a, b) in m.games.iter().zip(&back.games) {
+        assert_eq!(a.game.history(), b.game.history());
+        assert_eq!((a.winner, a.points, a.resigned), (b.winner, b.points, b.resigned));
+    }
 }
 
 // ---------------------------------------------------------------------------

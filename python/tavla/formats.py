@@ -36,9 +36,9 @@ from __future__ import annotations
 
 import json
 import warnings
-from typing import Any, Optional, Tuple
+from typing import Any, Optional, Tuple, Union
 
-from ._core import Game, Match, Position, _parse_position, _read_mat, _write_mat, _write_position
+from ._core import Game, Match, Position, _parse_position, _read_mat, _read_match_text, _read_sgf, _write_mat, _write_match_text, _write_position, _write_sgf
 
 __all__ = ["DeprecatedPositionForm", "parse", "canonical_json", "parse_xgid", "parse_gnubg_id", "to_xgid", "to_gnubg_id", "position_id", "match_id", "position_from_id", "to_fibs", "to_json"]
 
@@ -202,15 +202,64 @@ def read_mat(text: str) -> dict[str, Any]:
 
 
 def write_mat(games: Any, names: Tuple[str, str] = ("Player 1", "Player 2"), length: Optional[int] = None) -> str:
-    """A ``.mat`` file of a finished ``tavla.Match`` (its games and length) or of a list of finished
-    ``tavla.Game``s of one match (``length``, 0 for money); player 0 on the left."""
+    """A ``.mat`` file of a finished ``tavla.Match`` (its games and length) or of a list of games of
+    one match (``length``, 0 for money); player 0 on the left. A game is a finished ``tavla.Game`` or
+    one of ``read_mat``'s / ``read_sgf``'s ``{"game", "winner", "points"}`` (a resignation kept)."""
+    return _write_mat(*_writing(games, names, length))
+
+
+def read_sgf(data: Union[str, bytes]) -> dict[str, Any]:
+    """A GNU Backgammon ``.sgf`` match file (gnubg's ``save match``), every game replayed through the
+    rules, in ``read_mat``'s shape (white is player 0, as in gnubg's ``.mat`` export). Bytes are
+    decoded as the file's ``CA`` property says (UTF-8 or ISO-8859-1). A property that cannot be read,
+    a move the rules refuse or a score that does not follow raises ValueError naming the line, the
+    game and the move."""
+    if not isinstance(data, (str, bytes)):
+        raise TypeError(f"an .sgf file must be text (a str) or bytes, not {type(data).__name__}")
+    return _read_sgf(data)
+
+
+def write_sgf(games: Any, names: Tuple[str, str] = ("Player 1", "Player 2"), length: Optional[int] = None,
+              crawford: bool = True) -> str:
+    """gnubg's ``.sgf`` of the games ``write_mat`` takes; ``names[0]`` is white (player 0);
+    ``crawford``: whether the match has the Crawford rule."""
+    length, pair, items = _writing(games, names, length)
+    return _write_sgf(length, pair, bool(crawford), items)
+
+
+def read_match_text(text: str) -> dict[str, Any]:
+    """A long nardy or gul bara match text (``write_match_text``'s form: a ``Variation`` tag naming
+    the variant, a ``Rules`` tag with its options, then ``.mat``-like games, gul bara cascades as
+    whole turns), every game replayed through the rules: ``read_mat``'s dict with ``variant`` and
+    ``rules`` too (``winner`` is None for a drawn game). ValueError naming the line otherwise."""
+    return _read_match_text(_text(text, "a match text"))
+
+
+def write_match_text(games: Any, names: Tuple[str, str] = ("Player 1", "Player 2"), length: Optional[int] = None,
+                     crawford: bool = True) -> str:
+    """The match text of long nardy or gul bara games: a finished ``tavla.Match`` or a list of games
+    of one match (``length``, 0 for money; ``crawford``: whether the match has the Crawford rule),
+    as ``write_mat`` takes them; player 0 first."""
+    length, pair, items = _writing(games, names, length)
+    return _write_match_text(length, pair, bool(crawford), items)
+
+
+def _writing(games: Any, names: Tuple[str, str], length: Optional[int]) -> tuple[int, tuple[str, str], list]:
     if isinstance(games, Match):
-        played = list(games.finished_games)
+        played: list = list(games.finished_games)
         if games.game.is_over:
             played.append(games.game)
         length = games.length if length is None else length
     else:
         played = list(games)
         length = 0 if length is None else length
+    items: list[tuple[Any, Optional[tuple[Any, Any]]]] = []
+    for g in played:
+        if isinstance(g, dict):
+            if not {"game", "winner", "points"} <= set(g):
+                raise ValueError('a game read from a match file is a dict with "game", "winner" and "points"')
+            items.append((g["game"], (g["winner"], g["points"])))
+        else:
+            items.append((g, None))
     first, second = names
-    return _write_mat(length, (str(first), str(second)), played)
+    return length, (str(first), str(second)), items

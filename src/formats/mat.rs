@@ -17,6 +17,7 @@
 
 use crate::error::{Error, Result};
 use crate::game::{CubeRules, Event, Game, GameResult, Phase, Stakes};
+use crate::position::Position;
 use crate::variant::Rules;
 
 /// A match read from a `.mat` file.
@@ -30,6 +31,8 @@ pub struct MatFile {
     pub games: Vec<MatGame>,
     /// The score after the last game.
     pub score: [u32; 2],
+    /// Whether the match is played with the Crawford rule.
+    pub crawford_rule: bool,
 }
 
 /// One game of a match file: the game replayed, and how it ended.
@@ -118,7 +121,7 @@ pub fn read_mat(text: &str) -> Result<MatFile> {
     }
     let length = reader.length.unwrap_or(0);
     let score = reader.score_after_games();
-    Ok(MatFile { length, players: reader.players, games: reader.games, score })
+    Ok(MatFile { length, players: reader.players, games: reader.games, score, crawford_rule: reader.crawford })
 }
 
 struct Reader {
@@ -207,20 +210,36 @@ impl Reader {
             Some(i) if line[..i].trim().chars().all(|c| c.is_ascii_digit()) && !line[..i].trim().is_empty() => i + 1,
             _ => 0,
         };
-        // Each action with the column it starts in.
+        // Each action with the column it starts in. A long move may run into
+        // the second player's column (gnubg's export does not cut it), so the
+        // second action begins where a second roll ("54:") or cube word does,
+        // and a lone action is told by its column.
+        let body = &line[body_start.min(line.len())..];
+        let starts = action_starts(body);
         let mut actions: Vec<(usize, String)> = Vec::new();
-        let split = self.split.max(body_start);
-        let (left, right) = match line.len() > split {
-            true if line.is_char_boundary(split) => line.split_at(split),
-            true => return Err(Error::new("a letter outside ASCII straddles the column between the two players")),
-            false => (line, ""),
-        };
-        let left = &left[body_start.min(left.len())..];
-        if !left.trim().is_empty() {
-            actions.push((0, left.trim().to_string()));
-        }
-        if !right.trim().is_empty() {
-            actions.push((1, right.trim().to_string()));
+        match starts.as_slice() {
+            [] if body.trim().is_empty() => {}
+            [] => {
+                return Err(Error::new(format!(
+                    "{:?} is not a roll (\"63: 24/18 13/10\"), a cube action or \"Wins N points\"",
+                    body.trim()
+                )))
+            }
+            [only] => {
+                let player = if body_start + only >= self.split { 1 } else { 0 };
+                if !body[..*only].trim().is_empty() {
+                    return Err(Error::new(format!("{:?} comes before the half-move {:?}", body[..*only].trim(), body[*only..].trim())));
+                }
+                actions.push((player, body[*only..].trim().to_string()));
+            }
+            [first, second] => {
+                if !body[..*first].trim().is_empty() {
+                    return Err(Error::new(format!("{:?} comes before the half-move {:?}", body[..*first].trim(), body[*first..].trim())));
+                }
+                actions.push((0, body[*first..*second].trim().to_string()));
+                actions.push((1, body[*second..].trim().to_string()));
+            }
+            _ => return Err(Error::new(format!("{:?} holds more than two half-moves", body.trim()))),
         }
         for (player, text) in actions {
             self.action(g, player, &text)?;
@@ -232,8 +251,9 @@ impl Reader {
         // read_mat reads a game's header before any of its moves; a reader that did not is an error, not a panic.
         let score = g.header.ok_or_else(|| Error::new("a game's moves come before its header"))?;
         let length = self.length.unwrap_or(0);
-        let crawford_game = length > 0 && self.crawford && self.is_crawford_game(length);
-        let stakes = Stakes { match_length: length, score, crawford_game };
+        let crawford_game = length > 0 && self.crawford && is_crawford_game(length, self.games.iter().map(|g| (g.winner, g.points)));
+        // A money session's header scores are running totals, not a match score.
+        let stakes = Stakes { match_length: length, score: if length > 0 { score } else { [0, 0] }, crawford_game };
         let cube = CubeRules { jacoby: length == 0 && self.jacoby, ..CubeRules::default() };
         Game::new(Rules::backgammon(), cube, stakes, 0)
     }
@@ -244,18 +264,6 @@ impl Reader {
             score[g.winner] += g.points;
         }
         score
-    }
-
-    /// The game after the first time a player reached match point.
-    fn is_crawford_game(&self, length: u32) -> bool {
-        let mut score = [0u32; 2];
-        let mut reached_before = false;
-        for g in &self.games {
-            // length >= 1: the only caller asks for a match (length > 0).
-            reached_before = reached_before || score.contains(&(length - 1));
-            score[g.winner] += g.points;
-        }
-        !reached_before && score.contains(&(length - 1))
     }
 
     fn action(&mut self, g: &mut GameReader, player: usize, text: &str) -> Result<()> {
@@ -273,23 +281,8 @@ impl Reader {
             if g.ending.is_some() {
                 return Err(refuse(Error::new("the game already has its result")));
             }
-            let Some(result) = game.result() else {
-                // A resignation: the loser gave up a single, gammon or backgammon at the cube's value.
-                let cube = game.cube().value;
-                if points == 0 || !points.is_multiple_of(cube) || points / cube > 3 {
-                    return Err(refuse(Error::new(format!("{points} points is no resignation at a cube of {cube}"))));
-                }
-                g.ending = Some((player, points, true));
-                return Ok(());
-            };
-            if result.winner != Some(player) || result.points != points {
-                return Err(refuse(Error::new(format!(
-                    "the moves give {} point(s) to {}",
-                    result.points,
-                    result.winner.map_or("nobody".to_string(), |w| format!("player {}", w + 1))
-                ))));
-            }
-            g.ending = Some((player, points, false));
+            let resigned = game_ending(game, player, points).map_err(refuse)?;
+            g.ending = Some((player, points, resigned));
             return Ok(());
         }
         if g.ending.is_some() {
@@ -317,30 +310,10 @@ impl Reader {
             return Err(refuse(Error::new(format!("{dice:?} is not a roll of two dice"))));
         }
         let roll = [digits[0], digits[1]];
-        match game.phase() {
-            Phase::OpeningRoll if roll[0] != roll[1] => {
-                // The opening roll: the first mover's die is the higher.
-                let (high, low) = (roll[0].max(roll[1]), roll[0].min(roll[1]));
-                let dice = if player == 0 { [high, low] } else { [low, high] };
-                game.roll_off(Some(dice)).map_err(refuse)?;
-            }
-            Phase::OpeningRoll => {
-                // A double cannot be an opening roll-off: the game began with
-                // its first mover rolling (a match's winner starts the next).
-                game.begin_with(player).map_err(refuse)?;
-                game.roll(Some(roll)).map_err(refuse)?;
-            }
-            _ => {
-                self.expect_turn(game, player).map_err(refuse)?;
-                game.roll(Some(roll)).map_err(refuse)?;
-            }
+        if game.phase() != Phase::OpeningRoll {
+            self.expect_turn(game, player).map_err(refuse)?;
         }
-        let steps = steps.trim();
-        let typed = if steps.is_empty() { "pass" } else { steps };
-        if game.legal_moves().len() == 1 && game.legal_moves()[0].play.is_empty() && steps.is_empty() {
-            return game.play(0).map_err(refuse);
-        }
-        game.play_text(typed).map_err(refuse)
+        roll_and_play(game, player, roll, &|_| steps.to_string()).map_err(refuse)
     }
 
     fn expect_turn(&self, game: &Game, player: usize) -> Result<()> {
@@ -349,6 +322,105 @@ impl Reader {
         }
         Ok(())
     }
+}
+
+/// Whether the game after these (winner, points) results, from 0-0, is the
+/// Crawford game: the first a player begins one point from winning.
+pub(crate) fn is_crawford_game(length: u32, results: impl Iterator<Item = (usize, u32)>) -> bool {
+    if length == 0 {
+        return false;
+    }
+    // A game a match starts with is never the Crawford game (a 1-point match starts at match point).
+    let mut score = [0u32; 2];
+    let mut reached_before = false;
+    let mut any = false;
+    for (winner, points) in results {
+        reached_before = reached_before || (any && score.contains(&(length - 1)));
+        score[winner] += points;
+        any = true;
+    }
+    any && !reached_before && score.contains(&(length - 1))
+}
+
+/// Where the half-moves of a numbered line's body begin: at a roll ("54:")
+/// or a cube action or result word, each at the start of a word.
+fn action_starts(body: &str) -> Vec<usize> {
+    const WORDS: [&str; 9] = ["doubles", "redoubles", "takes", "accepts", "drops", "passes", "rejects", "beavers", "wins"];
+    let bytes = body.as_bytes();
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < bytes.len() {
+        let word_start = k == 0 || bytes[k - 1].is_ascii_whitespace();
+        if word_start {
+            let rest = &body[k..];
+            let roll = bytes.len() >= k + 3 && bytes[k].is_ascii_digit() && bytes[k + 1].is_ascii_digit() && bytes[k + 2] == b':';
+            let word =
+                WORDS.iter().any(|w| rest.len() >= w.len() && rest.is_char_boundary(w.len()) && rest[..w.len()].eq_ignore_ascii_case(w));
+            if roll || word {
+                out.push(k);
+                // Past the word: "Wins 1 point" holds no second action.
+                if word && rest.to_ascii_lowercase().starts_with("wins") {
+                    break;
+                }
+            }
+        }
+        k += 1;
+    }
+    out
+}
+
+/// Rolls `roll` for `player` and plays `steps` ("24/18 13/10", empty for a
+/// dance; made from the position rolled). A game's first roll that is not a double is its opening roll-off
+/// (the first mover's die the higher); a first roll that is a double began
+/// with its first mover rolling (a match's winner starting the next game).
+pub(crate) fn roll_and_play(game: &mut Game, player: usize, roll: [u8; 2], steps: &dyn Fn(&Position) -> String) -> Result<()> {
+    match game.phase() {
+        Phase::OpeningRoll if roll[0] != roll[1] => {
+            let (high, low) = (roll[0].max(roll[1]), roll[0].min(roll[1]));
+            let dice = if player == 0 { [high, low] } else { [low, high] };
+            game.roll_off(Some(dice))?;
+        }
+        Phase::OpeningRoll => {
+            game.begin_with(player)?;
+            game.roll(Some(roll))?;
+        }
+        _ => {
+            if game.turn() != player {
+                return Err(Error::new(format!("it is player {}'s turn", game.turn() + 1)));
+            }
+            game.roll(Some(roll))?;
+        }
+    }
+    if game.turn() != player {
+        return Err(Error::new(format!("player {} rolls first, not player {}", game.turn() + 1, player + 1)));
+    }
+    let steps = steps(game.position());
+    let steps = steps.trim();
+    if game.legal_moves().len() == 1 && game.legal_moves()[0].play.is_empty() && steps.is_empty() {
+        return game.play(0);
+    }
+    game.play_text(if steps.is_empty() { "pass" } else { steps })
+}
+
+/// Checks a file's "`winner` wins `points`" against the replayed game: the
+/// result of a game that is over, or else a resignation (a single, gammon or
+/// backgammon at the cube's value). Returns whether it was a resignation.
+pub(crate) fn game_ending(game: &Game, winner: usize, points: u32) -> Result<bool> {
+    let Some(result) = game.result() else {
+        let cube = game.cube().value;
+        if points == 0 || !points.is_multiple_of(cube) || points / cube > 3 {
+            return Err(Error::new(format!("{points} points is no resignation at a cube of {cube}")));
+        }
+        return Ok(true);
+    };
+    if result.winner != Some(winner) || result.points != points {
+        return Err(Error::new(format!(
+            "the moves give {} point(s) to {}",
+            result.points,
+            result.winner.map_or("nobody".to_string(), |w| format!("player {}", w + 1))
+        )));
+    }
+    Ok(false)
 }
 
 /// Writes games of one match (or money session, `length` 0) as a `.mat`

@@ -13,13 +13,16 @@
 //! - [`gnubg`]: GNU Backgammon's Position ID and Match ID (backgammon);
 //! - [`fibs`]: FIBS `board:` strings (backgammon);
 //! - [`json`]: the project's own JSON, for every variant;
-//! - [`record`]: game and match records as JSON, and replaying them.
+//! - [`record`]: game and match records as JSON, and replaying them;
+//! - [`mat`]: Jellyfish `.mat` match files; [`sgf`]: GNU Backgammon's `.sgf` match files.
 
 pub mod fibs;
 pub mod gnubg;
 pub mod json;
 pub mod mat;
+pub mod matchtext;
 pub mod record;
+pub mod sgf;
 pub mod xgid;
 
 use crate::error::{Error, Result};

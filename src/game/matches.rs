@@ -34,6 +34,16 @@ fn check_crawford_game(length: u32, crawford_rule: bool, score: [u32; 2], crawfo
     Ok(())
 }
 
+/// Who starts the game after `previous` (which ended with `result`): its
+/// winner, or the other of its starter by the `next_game_starter` option;
+/// None after a draw (the players roll off).
+pub fn next_starter(rules: &Rules, previous: &Game, result: GameResult) -> Option<usize> {
+    match rules.next_game_starter {
+        NextGameStarter::Winner => result.winner,
+        NextGameStarter::Alternate => previous.starter().map(|s| 1 - s),
+    }
+}
+
 impl Match {
     /// A match to `length` points from 0-0; the first game starts with a roll-off.
     pub fn new(rules: Rules, length: u32, crawford_rule: bool, cube_rules: CubeRules, seed: u64) -> Result<Match> {
@@ -199,10 +209,7 @@ impl Match {
             self.crawford_done = true;
         }
         let stakes = if self.is_money() { Stakes::money() } else { Stakes { match_length: self.length, score: self.score, crawford_game } };
-        let starter = match self.rules.next_game_starter {
-            NextGameStarter::Winner => result.winner,
-            NextGameStarter::Alternate => self.game.starter().map(|s| 1 - s),
-        };
+        let starter = next_starter(&self.rules, &self.game, result);
         let mut game = Game::new(self.rules, self.cube_rules, stakes, self.seeds.next_u64())?;
         if let Some(s) = starter {
             game.begin_with(s)?;

@@ -9,6 +9,7 @@ use pyo3::types::{PyDict, PyInt, PyList, PyString};
 
 use super::{opt_whole_arg, rules_dict, rules_from_kwargs, value_error, whole_arg, whole_pair, PyMove, PyPosition};
 use crate::dice::Dice;
+use crate::error::Error;
 use crate::formats::{self, record};
 use crate::game::matches::Match;
 use crate::game::players::{play_out, simulate, Strategy};
@@ -687,12 +688,7 @@ impl PyMatch {
     }
 }
 
-/// Reads a Jellyfish `.mat` match file: {"length", "players", "score",
-/// "games": [{"game", "winner", "points", "resigned"}]}, every game replayed
-/// through the rules (ValueError naming the line otherwise).
-#[pyfunction]
-fn _read_mat<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
-    let m = formats::mat::read_mat(text).map_err(value_error)?;
+fn match_file_dict<'py>(py: Python<'py>, m: formats::mat::MatFile) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("length", m.length)?;
     d.set_item("players", (m.players[0].clone(), m.players[1].clone()))?;
@@ -710,17 +706,122 @@ fn _read_mat<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
+/// Games as a match file holds them: a finished game, or a game with the
+/// (winner, points) a resignation gave (checked as a file's would be).
+type PlayedArg<'py> = (PyRef<'py, PyGame>, Option<(usize, u32)>);
+
+fn played_games(games: &[PlayedArg<'_>]) -> PyResult<Vec<formats::mat::MatGame>> {
+    let mut out = Vec::new();
+    for (k, (g, ending)) in games.iter().enumerate() {
+        let at = |e: Error| PyValueError::new_err(format!("game {}: {e}", k + 1));
+        let game = g.inner.clone();
+        out.push(match *ending {
+            None => formats::mat::MatGame::of(game).map_err(at)?,
+            Some((winner, points)) => {
+                if winner > 1 {
+                    return Err(at(Error::new(format!("the winner is player 0 or 1, not {winner}"))));
+                }
+                let resigned = formats::mat::game_ending(&game, winner, points).map_err(at)?;
+                formats::mat::MatGame { game, winner, points, resigned }
+            }
+        });
+    }
+    Ok(out)
+}
+
+/// Reads a Jellyfish `.mat` match file: {"length", "players", "score",
+/// "games": [{"game", "winner", "points", "resigned"}]}, every game replayed
+/// through the rules (ValueError naming the line otherwise).
+#[pyfunction]
+fn _read_mat<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
+    let m = formats::mat::read_mat(text).map_err(value_error)?;
+    match_file_dict(py, m)
+}
+
 /// Writes finished backgammon games of one match (`length` 0: money) as a
 /// `.mat` file, player 0 on the left.
 #[pyfunction]
-fn _write_mat(length: &Bound<'_, PyAny>, names: (String, String), games: Vec<PyRef<'_, PyGame>>) -> PyResult<String> {
+fn _write_mat(length: &Bound<'_, PyAny>, names: (String, String), games: Vec<PlayedArg<'_>>) -> PyResult<String> {
     let length: u32 = whole_arg(length, "length")?;
-    let played = games
-        .iter()
-        .enumerate()
-        .map(|(k, g)| formats::mat::MatGame::of(g.inner.clone()).map_err(|e| PyValueError::new_err(format!("game {}: {e}", k + 1))))
-        .collect::<PyResult<Vec<_>>>()?;
-    formats::mat::write_mat(length, [&names.0, &names.1], &played).map_err(value_error)
+    formats::mat::write_mat(length, [&names.0, &names.1], &played_games(&games)?).map_err(value_error)
+}
+
+/// Reads a GNU Backgammon `.sgf` match file (text, or bytes decoded as its
+/// CA property says) into the dict `_read_mat` returns.
+#[pyfunction]
+fn _read_sgf<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    let m = if let Ok(text) = data.downcast::<PyString>() {
+        formats::sgf::read_sgf(&text.to_cow()?)
+    } else if let Ok(bytes) = data.downcast::<pyo3::types::PyBytes>() {
+        formats::sgf::read_sgf_bytes(bytes.as_bytes())
+    } else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "an .sgf file must be text (a str) or bytes, not {}",
+            data.get_type().name()?
+        )));
+    }
+    .map_err(value_error)?;
+    match_file_dict(py, m)
+}
+
+/// Writes finished backgammon games of one match (`length` 0: money) as
+/// gnubg's `.sgf`, player 0 white.
+#[pyfunction]
+fn _write_sgf(length: &Bound<'_, PyAny>, names: (String, String), crawford_rule: bool, games: Vec<PlayedArg<'_>>) -> PyResult<String> {
+    let length: u32 = whole_arg(length, "length")?;
+    formats::sgf::write_sgf(length, [&names.0, &names.1], crawford_rule, &played_games(&games)?).map_err(value_error)
+}
+
+/// Reads a long nardy or gul bara match text: the dict `_read_mat` returns
+/// with "variant" and "rules" too ("winner" None for a drawn game).
+#[pyfunction]
+fn _read_match_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
+    let m = formats::matchtext::read_match_text(text).map_err(value_error)?;
+    let d = PyDict::new(py);
+    d.set_item("variant", m.rules.variant.name())?;
+    d.set_item("rules", rules_dict(py, &m.rules)?)?;
+    d.set_item("length", m.length)?;
+    d.set_item("players", (m.players[0].clone(), m.players[1].clone()))?;
+    d.set_item("score", (m.score[0], m.score[1]))?;
+    let games = PyList::empty(py);
+    for g in m.games {
+        let item = PyDict::new(py);
+        item.set_item("winner", g.winner)?;
+        item.set_item("points", g.points)?;
+        item.set_item("resigned", g.resigned)?;
+        item.set_item("game", Py::new(py, PyGame { inner: g.game })?)?;
+        games.append(item)?;
+    }
+    d.set_item("games", games)?;
+    Ok(d)
+}
+
+/// Writes long nardy or gul bara games of one match (`length` 0: money) as a
+/// match text, player 0 first.
+#[pyfunction]
+fn _write_match_text(
+    length: &Bound<'_, PyAny>,
+    names: (String, String),
+    crawford_rule: bool,
+    games: Vec<PlayedArg<'_>>,
+) -> PyResult<String> {
+    let length: u32 = whole_arg(length, "length")?;
+    let mut played = Vec::new();
+    for (k, (g, ending)) in games.iter().enumerate() {
+        let at = |e: Error| PyValueError::new_err(format!("game {}: {e}", k + 1));
+        let game = g.inner.clone();
+        played.push(match *ending {
+            None => formats::matchtext::TextGame::of(game).map_err(at)?,
+            Some((winner, points)) => {
+                if winner > 1 {
+                    return Err(at(Error::new(format!("the winner is player 0 or 1, not {winner}"))));
+                }
+                let resigned = formats::mat::game_ending(&game, winner, points).map_err(at)?;
+                formats::matchtext::TextGame { game, winner: Some(winner), points, resigned }
+            }
+        });
+    }
+    formats::matchtext::write_match_text(length, [&names.0, &names.1], crawford_rule, &played).map_err(value_error)
 }
 
 /// Reads any position form into a dict: position (seen from `turn`), turn,
@@ -856,6 +957,10 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_parse_position, m)?)?;
     m.add_function(wrap_pyfunction!(_read_mat, m)?)?;
     m.add_function(wrap_pyfunction!(_write_mat, m)?)?;
+    m.add_function(wrap_pyfunction!(_read_sgf, m)?)?;
+    m.add_function(wrap_pyfunction!(_write_sgf, m)?)?;
+    m.add_function(wrap_pyfunction!(_read_match_text, m)?)?;
+    m.add_function(wrap_pyfunction!(_write_match_text, m)?)?;
     m.add_function(wrap_pyfunction!(_write_position, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_games, m)?)?;
     Ok(())

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use tavla::batch::push_flat;
 use tavla::dice::Dice;
-use tavla::formats::{fibs, gnubg, json, record, xgid};
+use tavla::formats::{fibs, gnubg, json, mat, matchtext, record, sgf, xgid};
 use tavla::game::matches::Match;
 use tavla::game::players::{play_out, Strategy};
 use tavla::game::{Cube, CubeRules, Game, Snapshot, Stakes};
@@ -365,6 +365,34 @@ fn main() {
         let mut data = vec![plies, seed];
         data.extend(pairs.iter().flat_map(|&(d, n)| [d as u8, n as u8]));
         c.add(&data);
+    }
+
+    // Match files: gnubg's own .sgf files, and matches the engine played, written by tavla.
+    let mut c = Corpus::new("sgf");
+    let gnubg_dir = root().join("tests/data/gnubg");
+    for name in ["match3_1", "match5_1", "money_1"] {
+        c.add(fs::read(gnubg_dir.join(format!("{name}.sgf"))).unwrap());
+    }
+    let mut c2 = Corpus::new("match_text");
+    for (k, rules) in [Rules::nardy(), Rules::gulbara(), Rules::backgammon()].into_iter().enumerate() {
+        let mut m = Match::new(rules, 3, true, CubeRules::default(), 20 + k as u64).unwrap();
+        let mut picks = Dice::new(k as u64);
+        let mut games = Vec::new();
+        loop {
+            play_out(m.game_mut(), [Strategy::Greedy, Strategy::Random], &mut picks).unwrap();
+            games.push(m.game().clone());
+            if m.is_over() {
+                break;
+            }
+            m.next_game().unwrap();
+        }
+        if rules.variant == Variant::Backgammon {
+            let played: Vec<_> = games.into_iter().map(|g| mat::MatGame::of(g).unwrap()).collect();
+            c.add(sgf::write_sgf(3, ["white", "black"], true, &played).unwrap());
+        } else {
+            let played: Vec<_> = games.into_iter().map(|g| matchtext::TextGame::of(g).unwrap()).collect();
+            c2.add(matchtext::write_match_text(3, ["alice", "bob"], true, &played).unwrap());
+        }
     }
     println!("wrote the seed corpus under {}", root().join("fuzz/corpus").display());
 }

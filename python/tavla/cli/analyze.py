@@ -1,4 +1,4 @@
-"""``tavla analyze FILE``: every checker play and cube decision of a match file judged by the
+"""``tavla analyze FILE``: every checker play and cube decision of a match file (.mat or .sgf) judged by the
 engine (``tavla.analysis``), per player the errors, error rates and PR; ``--json`` prints one JSON
 object (``match_length``, ``final_score``, ``players``; ``--decisions`` adds every decision and every
 roll's luck)."""
@@ -8,13 +8,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 import tavla
 
 
 def add_analyze_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", help="a Jellyfish .mat match file (backgammon)")
+    p.add_argument("file", help="a match file: Jellyfish .mat or GNU Backgammon .sgf (backgammon)")
     p.add_argument("--ply", type=int, default=0, help="analysis ply, 0 to 2 (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--decisions", action="store_true", help="with --json: every decision and roll too")
@@ -29,26 +28,13 @@ def progress_line(done: int, total: int) -> None:
 
 
 def run_analyze(args: argparse.Namespace) -> int:
-    from .. import analysis, formats
+    from .. import analysis
 
     if not 0 <= args.ply <= 2:
         raise ValueError(f"--ply must be 0 to 2, not {args.ply}")
-    path = Path(args.file)
-    try:
-        size = path.stat().st_size
-    except OSError as e:
-        raise ValueError(f"{args.file}: {e.strerror}") from None
-    if size > 4 << 20:
-        raise ValueError(f"{args.file}: {size} bytes is over the 4 MiB limit of a match file")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        text = path.read_text(encoding="latin-1")
-    try:
-        mat = formats.read_mat(text)
-    except ValueError as e:
-        raise ValueError(f"{args.file}: {e}") from None
-    report = analysis.analyze_match(tavla.Engine("backgammon", ply=args.ply), mat,
+    mat = analysis.read_match_file(args.file)
+    engine = tavla.Engine(mat.get("variant", "backgammon"), ply=args.ply, **mat.get("rules", {}))
+    report = analysis.analyze_match(engine, mat,
                                     progress=progress_line if args.progress or sys.stderr.isatty() else None)
     if args.json:
         if not args.decisions:

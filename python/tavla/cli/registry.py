@@ -56,7 +56,7 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
             engine.add_hint_arguments, engine.run_hint),
     Command("eval", "cubeless probabilities and equity of a position (and its cubeful equity given a cube state)",
             engine.add_eval_arguments, engine.run_eval),
-    Command("analyze", "judge every checker play and cube decision of a .mat match file: errors, rates, PR",
+    Command("analyze", "judge every checker play and cube decision of a match file (.mat, .sgf): errors, rates, PR",
             analyze.add_analyze_arguments, analyze.run_analyze),
 )}
 
