@@ -22,6 +22,7 @@ use crate::variant::{OptionValue, Rules, Variant};
 
 mod cube;
 mod engine;
+mod rollout;
 
 fn value_error(e: Error) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -116,7 +117,7 @@ macro_rules! whole_arg_types {
 }
 whole_arg_types!(u8, u32, u64, usize, i64);
 
-fn repr_of(obj: &Bound<'_, PyAny>) -> String {
+pub(crate) fn repr_of(obj: &Bound<'_, PyAny>) -> String {
     obj.repr().map(|r| r.to_string()).unwrap_or_default()
 }
 
@@ -465,6 +466,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     nn::register(m)?;
     game::register(m)?;
     engine::register(m)?;
+    rollout::register(m)?;
     cube::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
