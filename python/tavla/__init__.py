@@ -19,6 +19,7 @@ from ._core import _legal_positions_many
 from ._core import Game, Match, simulate_games
 from ._core import Candidate, Engine, Evaluation
 from ._core import CubeDecision, CubeState
+from ._core import MAX_ROLLOUT_PLAYS, MAX_ROLLOUT_TRIALS, PlayRollout, RolloutResult
 from . import formats, sampling
 from .duel import DuelResult, duel
 
@@ -32,6 +33,7 @@ __all__ = [
     "Move", "Position", "VARIANTS", "legal_positions_many", "perft", "__version__",
     "Game", "Match", "simulate_games", "formats", "sampling",
     "Candidate", "DuelResult", "Engine", "Evaluation", "duel", "CubeState", "CubeDecision",
+    "RolloutResult", "PlayRollout", "MAX_ROLLOUT_TRIALS", "MAX_ROLLOUT_PLAYS",
 ]
 
 

@@ -11,6 +11,9 @@ use super::cube::PyCubeState;
 use super::PyMove;
 use crate::rollout::analysis::{self, Estimate, Rollout, RolloutProgress, RolloutSettings, MAX_TRIALS};
 
+/// The most threads a call may ask for (tavla.MAX_THREADS).
+const MAX_THREADS: u32 = 1024;
+
 /// What a rollout came to, for the player on roll (for a play: the mover, after it).
 #[pyclass(name = "RolloutResult", module = "tavla", frozen)]
 #[derive(Clone)]
@@ -177,6 +180,9 @@ impl Keywords<'_, '_> {
             return Err(PyValueError::new_err(format!("trials must be 1 to {MAX_TRIALS}, not {trials}")));
         }
         let threads: Option<u32> = super::opt_whole_arg(self.threads, "threads")?;
+        if let Some(t) = threads.filter(|&t| t > MAX_THREADS) {
+            return Err(PyValueError::new_err(format!("threads must be 0 (all cores) to {MAX_THREADS}, not {t}")));
+        }
         let ply: u8 = super::opt_whole_arg(self.ply, "ply")?.unwrap_or(0);
         let truncate: Option<u32> = super::opt_whole_arg(self.truncate, "truncate")?;
         let min_trials: u64 = super::opt_whole_arg(self.min_trials, "min_trials")?.unwrap_or(0);
