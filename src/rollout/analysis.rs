@@ -511,6 +511,7 @@ pub fn rollout_position(
 /// `engine.ply`), each rolled out from the position after it (the
 /// opponent's share of a gul bara cascade played by the rollout player) on
 /// common dice; best first by rollout equity, from the mover's side.
+#[allow(clippy::too_many_arguments)] // the engine, the position and roll, how many, the settings, and the progress report
 pub fn rollout_plays(
     evaluator: &dyn Evaluator,
     engine: &SearchConfig,
