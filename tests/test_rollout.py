@@ -46,7 +46,7 @@ def test_the_same_answer_on_any_number_of_threads(variant):
     pos = tavla._core.selfplay_positions(variant, 20, 5)[12]
     # (Gul bara's luck is costly: each of the 21 rolls' doubles is a whole cascade searched.)
     settings = dict(trials=2 if variant == "gulbara" else 24, seed=7, variance_reduction=True,
-                    stratify_second=True, truncate=1 if variant == "gulbara" else 3, cube=tavla.CubeState())
+                    stratify_second=True, truncate=2 if variant == "gulbara" else 3, cube=tavla.CubeState())
     one = e.rollout(pos, threads=1, **settings).to_dict()
     two = e.rollout(pos, threads=2, **settings).to_dict()
     assert one == two
