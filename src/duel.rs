@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::dice::Dice;
-use crate::eval::{static_evaluation, Evaluator};
+use crate::eval::Evaluator;
 use crate::movegen::Move;
 use crate::position::Position;
 use crate::search::{self, SearchConfig};
@@ -59,34 +59,7 @@ impl Player for EnginePlayer {
         format!("{} {}-ply", self.evaluator.name(), self.config.ply)
     }
     fn chooser(&self, _: u64) -> Box<dyn Chooser + '_> {
-        Box::new(self)
-    }
-}
-
-impl Chooser for &EnginePlayer {
-    fn choose_play(&mut self, pos: &Position, dice: [u8; 2], rolls_before: u32, plays: &[Move]) -> usize {
-        if plays.len() == 1 {
-            return 0;
-        }
-        let r = search::analyze_at(self.evaluator.as_ref(), &self.config, pos, dice[0], dice[1], rolls_before);
-        let best = r.candidates[0].play.position;
-        plays.iter().position(|m| m.position == best).expect("the search's best play is a legal play")
-    }
-    fn choose_step(&mut self, _: &Position, _: (u8, u8), steps: &[Move]) -> usize {
-        // Mid-cascade the position is not a turn boundary: judge each step by
-        // the static value of its result with the opponent to move.
-        let value = |m: &Move| static_evaluation(self.evaluator.as_ref(), &m.position.flip(), self.config.use_bearoff).0.invert().equity();
-        (0..steps.len()).max_by(|&a, &b| value(&steps[a]).total_cmp(&value(&steps[b]))).expect("a step list is never empty")
-    }
-    fn plan_cascade(&mut self, pos: &Position, d: u8, rolls_before: u32) -> Option<Vec<Move>> {
-        if !self.config.whole_cascades {
-            return None;
-        }
-        let r = search::analyze_at(self.evaluator.as_ref(), &self.config, pos, d, d, rolls_before);
-        r.candidates.into_iter().next().and_then(|c| c.cascade).map(|part| part.steps.clone())
-    }
-    fn plan_share(&mut self, pos: &Position, handover: &[(u8, u8)]) -> Option<Vec<Move>> {
-        self.config.whole_cascades.then(|| search::best_share(self.evaluator.as_ref(), &self.config, pos, handover).0.steps)
+        Box::new(search::SearchChooser { evaluator: self.evaluator.as_ref(), config: &self.config })
     }
 }
 

@@ -10,6 +10,7 @@
 //! usual variance reduction), so a rollout gives the same answer on any number
 //! of threads.
 
+pub mod analysis;
 pub mod cubeful;
 
 use crate::bearoff::bearoff_probabilities;

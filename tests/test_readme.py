@@ -37,7 +37,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 
-CHEAP = {"moves", "show", "cube", "hint", "eval"}
+CHEAP = {"moves", "show", "cube", "hint", "eval", "rollout"}
 NOT_RUN = {
     ("pip", "install"): "installs the package (the test runs against the installed one)",
     ("./scripts/test",): "is the whole test suite, of which this test is part",

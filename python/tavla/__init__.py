@@ -19,6 +19,7 @@ from ._core import _legal_positions_many
 from ._core import Game, Match, simulate_games
 from ._core import Candidate, Cancelled, CancelToken, Engine, Evaluation
 from ._core import CubeDecision, CubeState
+from ._core import MAX_ROLLOUT_PLAYS, MAX_ROLLOUT_TRIALS, PlayRollout, RolloutResult
 from . import formats, sampling
 from .duel import DuelResult, duel
 
@@ -33,6 +34,7 @@ __all__ = [
     "LIMITS", "MAX_THREADS", "Move", "Position", "VARIANTS", "legal_positions_many", "perft", "__version__",
     "Game", "Match", "simulate_games", "formats", "sampling",
     "Candidate", "Cancelled", "CancelToken", "DuelResult", "Engine", "Evaluation", "duel", "CubeState", "CubeDecision",
+    "RolloutResult", "PlayRollout", "MAX_ROLLOUT_TRIALS", "MAX_ROLLOUT_PLAYS",
 ]
 
 

@@ -2,7 +2,7 @@
 ``python -m mypy.stubtest tavla._core`` in ./scripts/test, with python/stubtest-allowlist.txt).
 The classes cannot be subclassed (PyO3), hence ``@final``; their constructors are ``__new__``."""
 
-from typing import Any, Sequence, final
+from typing import Any, Callable, Sequence, final
 
 import numpy as np
 import numpy.typing as npt
@@ -466,6 +466,44 @@ class Engine:
     @property
     def met_name(self) -> str: ...
     def match_equity(self, away: int, opponent_away: int, post_crawford: bool = False) -> float: ...
+    def rollout(
+        self,
+        position: Position,
+        trials: int = 1296,
+        seed: int = 0,
+        *,
+        threads: int | None = None,
+        cube: CubeState | None = None,
+        variance_reduction: bool = False,
+        stratify_second: bool = False,
+        truncate: int | None = None,
+        stop_at_bearoff: bool = False,
+        ply: int = 0,
+        min_trials: int = 0,
+        target_error: float | None = None,
+        rolls: int | None = None,
+        progress: Callable[[int, int, float], object] | None = None,
+    ) -> RolloutResult: ...
+    def rollout_plays(
+        self,
+        position: Position,
+        dice: tuple[int, int] | list[int],
+        top: int = 5,
+        trials: int = 1296,
+        seed: int = 0,
+        *,
+        threads: int | None = None,
+        cube: CubeState | None = None,
+        variance_reduction: bool = False,
+        stratify_second: bool = False,
+        truncate: int | None = None,
+        stop_at_bearoff: bool = False,
+        ply: int = 0,
+        min_trials: int = 0,
+        target_error: float | None = None,
+        rolls: int | None = None,
+        progress: Callable[[int, int, float], object] | None = None,
+    ) -> list[PlayRollout]: ...
     def _best_move_nodes(self, position: Position, d1: int, d2: int) -> tuple[Move, int]: ...
     def with_cancel(self, token: CancelToken) -> Engine:
         """This engine with searches that stop at once, raising Cancelled, when ``token`` is cancelled
@@ -546,3 +584,53 @@ def _cube_decision_from(
     with the position's cube efficiency and the variant's match equity table."""
 def _cube_efficiency(position: Position) -> float:
     """The cube efficiency tavla's 0-ply formulas use for ``position``."""
+
+MAX_ROLLOUT_TRIALS: int
+MAX_ROLLOUT_PLAYS: int
+
+@final
+class RolloutResult:
+    """What a rollout came to, for the player on roll (for a play: the mover, after it)."""
+
+    @property
+    def win(self) -> float: ...
+    @property
+    def win_gammon(self) -> float: ...
+    @property
+    def win_backgammon(self) -> float: ...
+    @property
+    def lose_gammon(self) -> float: ...
+    @property
+    def lose_backgammon(self) -> float: ...
+    def probabilities(self) -> tuple[float, float, float, float, float]: ...
+    def probability_errors(self) -> tuple[float, float, float, float, float]: ...
+    @property
+    def equity(self) -> float: ...
+    @property
+    def equity_error(self) -> float: ...
+    @property
+    def interval(self) -> tuple[float, float]: ...
+    @property
+    def cubeful_equity(self) -> float | None: ...
+    @property
+    def cubeful_error(self) -> float | None: ...
+    @property
+    def cubeful_interval(self) -> tuple[float, float] | None: ...
+    @property
+    def trials(self) -> int: ...
+    @property
+    def cancelled(self) -> bool: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+@final
+class PlayRollout:
+    """A candidate play and its rollout."""
+
+    @property
+    def move(self) -> Move: ...
+    @property
+    def rollout(self) -> RolloutResult: ...
+    @property
+    def equity(self) -> float: ...
+    @property
+    def diff(self) -> float: ...

@@ -277,6 +277,11 @@ impl PyEngine {
         Ok(rows)
     }
 
+    /// The rollouts' cube decisions: the engine's table, the variant's efficiencies.
+    fn policy(&self) -> crate::rollout::cubeful::CubePolicy<'_> {
+        crate::rollout::cubeful::CubePolicy { met: self.met(), efficiencies: crate::cube::efficiency::Efficiencies::of(self.rules.variant) }
+    }
+
     pub(crate) fn player(&self) -> EnginePlayer {
         EnginePlayer { evaluator: self.evaluator.clone(), config: SearchConfig { threads: 1, ..self.config.clone() } }
     }
@@ -516,6 +521,141 @@ impl PyEngine {
             }
         }
         Ok(self.met().mwc(away as i32, opponent_away as i32, post_crawford))
+    }
+
+    /// Rolls `position` out (the player on roll, before its roll): `trials`
+    /// games (at most 1,000,000) played to the end by the engine's evaluator
+    /// at checker `ply` (0 to 2), dice from `seed`, the first roll stratified
+    /// over the 36 (`stratify_second`: the second too). `cube` (a
+    /// `CubeState`): cubeful too, each side's cube decisions by the 0-ply
+    /// cube model. `variance_reduction`: each roll's luck subtracted.
+    /// `truncate`: score a trial by the evaluator after that many rolls;
+    /// `stop_at_bearoff`: by the bear-off tables once they cover it.
+    /// `target_error`: stop once the equity's standard error is at most this
+    /// (checked every 144 trials, after `min_trials`). `progress(done,
+    /// trials, equity)` is called after each batch (False stops). The same
+    /// answer on any number of `threads` (default: the engine's).
+    #[pyo3(signature = (position, trials = None, seed = None, *, threads = None, cube = None, variance_reduction = None,
+                        stratify_second = None, truncate = None, stop_at_bearoff = None, ply = None, min_trials = None,
+                        target_error = None, rolls = None, progress = None),
+           text_signature = "($self, position, trials=1296, seed=0, *, threads=None, cube=None, variance_reduction=False, stratify_second=False, truncate=None, stop_at_bearoff=False, ply=0, min_trials=0, target_error=None, rolls=None, progress=None)")]
+    #[allow(clippy::too_many_arguments)] // one parameter per Python argument
+    fn rollout(
+        &self,
+        py: Python<'_>,
+        position: &PyPosition,
+        trials: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
+        cube: Option<&PyCubeState>,
+        variance_reduction: Option<&Bound<'_, PyAny>>,
+        stratify_second: Option<&Bound<'_, PyAny>>,
+        truncate: Option<&Bound<'_, PyAny>>,
+        stop_at_bearoff: Option<&Bound<'_, PyAny>>,
+        ply: Option<&Bound<'_, PyAny>>,
+        min_trials: Option<&Bound<'_, PyAny>>,
+        target_error: Option<&Bound<'_, PyAny>>,
+        rolls: Option<&Bound<'_, PyAny>>,
+        progress: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<super::rollout::PyRolloutResult> {
+        self.check_position(position)?;
+        if let Some(c) = cube {
+            self.check_cube(c)?;
+        }
+        let keywords = super::rollout::Keywords {
+            trials,
+            seed,
+            threads,
+            cube,
+            variance_reduction,
+            stratify_second,
+            truncate,
+            stop_at_bearoff,
+            ply,
+            min_trials,
+            target_error,
+            rolls,
+        };
+        let settings = keywords.settings(self.config.threads)?;
+        let pos = position.inner;
+        let policy = self.policy();
+        let r = super::rollout::with_progress(py, progress, |report| {
+            crate::rollout::analysis::rollout_position(self.evaluator.as_ref(), &self.config, &policy, &pos, &settings, report)
+        })?;
+        Ok(super::rollout::result(r.map_err(value_error)?))
+    }
+
+    /// The best `top` plays (1 to 32) of `dice` (a pair), by the engine's
+    /// search, each rolled out from the position after it on common dice
+    /// (every candidate's trial t has the same dice); best first by rollout
+    /// equity (cubeful given a cube), from the mover's side. The settings
+    /// are `rollout`'s; with `target_error` all candidates stop together.
+    #[pyo3(signature = (position, dice, top = None, trials = None, seed = None, *, threads = None, cube = None,
+                        variance_reduction = None, stratify_second = None, truncate = None, stop_at_bearoff = None, ply = None,
+                        min_trials = None, target_error = None, rolls = None, progress = None),
+           text_signature = "($self, position, dice, top=5, trials=1296, seed=0, *, threads=None, cube=None, variance_reduction=False, stratify_second=False, truncate=None, stop_at_bearoff=False, ply=0, min_trials=0, target_error=None, rolls=None, progress=None)")]
+    #[allow(clippy::too_many_arguments)] // one parameter per Python argument
+    fn rollout_plays(
+        &self,
+        py: Python<'_>,
+        position: &PyPosition,
+        dice: &Bound<'_, PyAny>,
+        top: Option<&Bound<'_, PyAny>>,
+        trials: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
+        cube: Option<&PyCubeState>,
+        variance_reduction: Option<&Bound<'_, PyAny>>,
+        stratify_second: Option<&Bound<'_, PyAny>>,
+        truncate: Option<&Bound<'_, PyAny>>,
+        stop_at_bearoff: Option<&Bound<'_, PyAny>>,
+        ply: Option<&Bound<'_, PyAny>>,
+        min_trials: Option<&Bound<'_, PyAny>>,
+        target_error: Option<&Bound<'_, PyAny>>,
+        rolls: Option<&Bound<'_, PyAny>>,
+        progress: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<super::rollout::PyPlayRollout>> {
+        self.check_position(position)?;
+        if let Some(c) = cube {
+            self.check_cube(c)?;
+        }
+        let (d1, d2): (i64, i64) = super::whole_pair(dice, "dice")?;
+        let dice = [check_die(d1).map_err(value_error)?, check_die(d2).map_err(value_error)?];
+        let top: u64 = super::opt_whole_arg(top, "top")?.unwrap_or(5);
+        let max = crate::rollout::analysis::MAX_PLAYS;
+        if top == 0 || top > max as u64 {
+            return Err(PyValueError::new_err(format!("top must be 1 to {max}, not {top}")));
+        }
+        let keywords = super::rollout::Keywords {
+            trials,
+            seed,
+            threads,
+            cube,
+            variance_reduction,
+            stratify_second,
+            truncate,
+            stop_at_bearoff,
+            ply,
+            min_trials,
+            target_error,
+            rolls,
+        };
+        let settings = keywords.settings(self.config.threads)?;
+        let pos = position.inner;
+        let policy = self.policy();
+        let plays = super::rollout::with_progress(py, progress, |report| {
+            crate::rollout::analysis::rollout_plays(
+                self.evaluator.as_ref(),
+                &self.config,
+                &policy,
+                &pos,
+                dice,
+                top as usize,
+                &settings,
+                report,
+            )
+        })?;
+        super::rollout::play_rollouts(py, plays.map_err(value_error)?)
     }
 
     /// (best play, nodes searched): for benchmarks.

@@ -22,6 +22,7 @@ use crate::variant::{OptionValue, Rules, Variant};
 
 mod cube;
 mod engine;
+mod rollout;
 
 fn value_error(e: Error) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -511,6 +512,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     nn::register(m)?;
     game::register(m)?;
     engine::register(m)?;
+    rollout::register(m)?;
     cube::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     let limits = PyDict::new(m.py());

@@ -54,7 +54,7 @@ pub struct Turn {
 }
 
 impl Turn {
-    fn new(pos: &Position, probabilities: [f32; OUTPUTS]) -> Turn {
+    pub fn new(pos: &Position, probabilities: [f32; OUTPUTS]) -> Turn {
         let evaluation = Evaluation::new(probabilities).possible_in(pos);
         Turn { class: classify(pos), pips: pos.pips()[ME], evaluation }
     }
@@ -125,22 +125,41 @@ impl CubePolicy<'static> {
 }
 
 /// Whether the player on roll doubles, and if so whether the opponent takes.
-fn cube_action(turn: &Turn, cube: &CubeState, policy: &CubePolicy) -> Option<bool> {
+pub(crate) fn cube_action(turn: &Turn, cube: &CubeState, policy: &CubePolicy) -> Option<bool> {
     let x = policy.efficiencies.value(turn.class, turn.pips);
     let decision = zero_ply_decision_at(&turn.evaluation, cube, policy.met, x);
     decision.should_double().then(|| decision.should_take())
 }
 
-/// The points the starting player wins (negative: loses) in `game` with the
-/// cube starting at `state` (from the starting player's side), the cube's
-/// value included.
-pub fn cube_points(game: &Trajectory, state: &CubeState, first: FirstDecision, policy: &CubePolicy) -> Result<i64> {
+/// Where the cube's walk through a game's turns ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CubeEnd {
+    /// A double was passed before turn `turn`'s roll: the starting player
+    /// won `points` (negative: lost).
+    Passed { turn: usize, points: i64 },
+    /// Every turn was played: the cube after them, seen from the player who
+    /// would roll next.
+    Played(CubeState),
+}
+
+/// Walks the cube through `turns` (even indices the starting player's)
+/// from `state` (the starting player's side), each player deciding by the
+/// policy before its roll (the first decision as `first` says).
+/// `on_roll(k, cube)` is told the cube of every roll played, after that
+/// turn's decision.
+pub fn walk_cube(
+    turns: &[Turn],
+    state: &CubeState,
+    first: FirstDecision,
+    policy: &CubePolicy,
+    on_roll: &mut dyn FnMut(usize, &CubeState),
+) -> Result<CubeEnd> {
     state.check()?;
     if first == FirstDecision::DoubleTake && !state.may_double() {
         return Err(Error::new(format!("the player on roll may not double with {}", state.describe())));
     }
     let mut cube = *state;
-    for (k, turn) in game.turns.iter().enumerate() {
+    for (k, turn) in turns.iter().enumerate() {
         let sign = if k % 2 == 0 { 1 } else { -1 };
         if cube.may_double() {
             let action = match (k, first) {
@@ -150,13 +169,24 @@ pub fn cube_points(game: &Trajectory, state: &CubeState, first: FirstDecision, p
             };
             match action {
                 Some(true) => cube = cube.doubled(),
-                Some(false) => return Ok(sign * cube.value as i64),
+                Some(false) => return Ok(CubeEnd::Passed { turn: k, points: sign * cube.value as i64 }),
                 None => {}
             }
         }
+        on_roll(k, &cube);
         cube = cube.flip();
     }
-    Ok(game.starter_points as i64 * cube.value as i64)
+    Ok(CubeEnd::Played(cube))
+}
+
+/// The points the starting player wins (negative: loses) in `game` with the
+/// cube starting at `state` (from the starting player's side), the cube's
+/// value included.
+pub fn cube_points(game: &Trajectory, state: &CubeState, first: FirstDecision, policy: &CubePolicy) -> Result<i64> {
+    Ok(match walk_cube(&game.turns, state, first, policy, &mut |_, _| {})? {
+        CubeEnd::Passed { points, .. } => points,
+        CubeEnd::Played(cube) => game.starter_points as i64 * cube.value as i64,
+    })
 }
 
 /// A cubeful rollout value: mean points per trial normalized to the
@@ -176,7 +206,7 @@ pub struct CubefulRollout {
 }
 
 /// The trials' dice stream, as the cubeless rollout's.
-fn trial_rng(seed: u64, t: usize) -> Dice {
+pub(crate) fn trial_rng(seed: u64, t: usize) -> Dice {
     Dice::training(seed ^ (t as u64).wrapping_mul(0xA24B_AED4_963E_E407))
 }
 

@@ -601,6 +601,43 @@ pub fn best_move(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Positio
     analyze(evaluator, config, pos, d1, d2).candidates[0].play
 }
 
+/// A searching player as a [`crate::turn::Chooser`]: each play (or whole
+/// gul bara cascade part and share, with `whole_cascades`) is the search's
+/// best at `config.ply`; a cascade step played one by one is judged by the
+/// static value of its result with the opponent to move. The duel harness's
+/// engine players and the rollouts' players are these.
+pub struct SearchChooser<'a> {
+    pub evaluator: &'a dyn Evaluator,
+    pub config: &'a SearchConfig,
+}
+
+impl crate::turn::Chooser for SearchChooser<'_> {
+    fn choose_play(&mut self, pos: &Position, dice: [u8; 2], rolls_before: u32, plays: &[Move]) -> usize {
+        if plays.len() == 1 {
+            return 0;
+        }
+        let r = analyze_at(self.evaluator, self.config, pos, dice[0], dice[1], rolls_before);
+        let best = r.candidates[0].play.position;
+        plays.iter().position(|m| m.position == best).expect("the search's best play is a legal play")
+    }
+    fn choose_step(&mut self, _: &Position, _: (u8, u8), steps: &[Move]) -> usize {
+        // Mid-cascade the position is not a turn boundary: judge each step by
+        // the static value of its result with the opponent to move.
+        let value = |m: &Move| static_evaluation(self.evaluator, &m.position.flip(), self.config.use_bearoff).0.invert().equity();
+        (0..steps.len()).max_by(|&a, &b| value(&steps[a]).total_cmp(&value(&steps[b]))).expect("a step list is never empty")
+    }
+    fn plan_cascade(&mut self, pos: &Position, d: u8, rolls_before: u32) -> Option<Vec<Move>> {
+        if !self.config.whole_cascades {
+            return None;
+        }
+        let r = analyze_at(self.evaluator, self.config, pos, d, d, rolls_before);
+        r.candidates.into_iter().next().and_then(|c| c.cascade).map(|part| part.steps.clone())
+    }
+    fn plan_share(&mut self, pos: &Position, handover: &[(u8, u8)]) -> Option<Vec<Move>> {
+        self.config.whole_cascades.then(|| best_share(self.evaluator, self.config, pos, handover).0.steps)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

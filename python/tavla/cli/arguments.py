@@ -90,14 +90,15 @@ def position_from_args(args: argparse.Namespace) -> tuple[tavla.Position, dict]:
 
 # ----- the engine commands: a position text or 'start', and the cube it may record -----
 
-def add_engine_position_arguments(p: argparse.ArgumentParser) -> None:
+def add_engine_position_arguments(p: argparse.ArgumentParser, ply_default: int = 1,
+                                  ply_help: str = "search depth, 0 to 4") -> None:
     p.add_argument("position", nargs="?", default="start",
                    help="an XGID, a GNU Backgammon ID (PositionID[:MatchID]), a FIBS board, JSON, "
                         "or 'start' (the default) for the start position of --variant")
     p.add_argument("--variant", choices=tavla.VARIANTS,
                    help="the variant (for 'start'; a position text names its own, and must agree)")
     add_rule_option(p, "a rule option (for 'start')")
-    p.add_argument("--ply", type=int, default=1, help="search depth, 0 to 4 (default 1)")
+    p.add_argument("--ply", type=int, default=ply_default, help=f"{ply_help} (default {ply_default})")
     p.add_argument("--json", action="store_true", help="answer in JSON")
 
 

@@ -3,7 +3,7 @@
 ``COMMANDS`` names every sub-command, in the order ``tavla --help`` lists them:
 its help text, the function that adds its arguments, and the function that runs
 it, each taken from the module of its group (``positions``, ``serve``, ``games``,
-``diagnostics``, ``engine``, ``analyze``). ``main`` parses the command line and runs the
+``diagnostics``, ``engine``, ``rollout``, ``analyze``). ``main`` parses the command line and runs the
 command, turning its errors into one line on stderr and an exit code: 2 for a
 ``ValueError`` (bad input), 1 for a missing optional package, 130 for Ctrl-C,
 141 for a closed pipe. The command modules import neither this module nor the
@@ -22,7 +22,7 @@ from typing import Callable, Sequence
 import tavla
 from tavla.duel import MissingPackage
 
-from . import analyze, diagnostics, engine, games, positions, serve
+from . import analyze, diagnostics, engine, games, positions, rollout, serve
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,8 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
             engine.add_hint_arguments, engine.run_hint),
     Command("eval", "cubeless probabilities and equity of a position (and its cubeful equity given a cube state)",
             engine.add_eval_arguments, engine.run_eval),
+    Command("rollout", "roll a position (or the best plays of a roll) out: equities with standard errors and 95% intervals",
+            rollout.add_rollout_arguments, rollout.run_rollout),
     Command("analyze", "judge every checker play and cube decision of a match file (.mat, .sgf): errors, rates, PR",
             analyze.add_analyze_arguments, analyze.run_analyze),
 )}
