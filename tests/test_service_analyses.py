@@ -112,3 +112,46 @@ def test_a_job_is_cancelled_between_steps_and_the_store_is_bounded():
     assert timed.state == "cancelled" and timed.error == "ran past the job time limit"
     assert failing.state == "failed" and "invalid literal" in failing.error
     store.close()
+
+
+# ----- rollouts as jobs -----
+
+def test_a_rollout_job_answers_what_engine_rollout_gives(client, openapi):
+    start = tavla.Position.start()
+    body = {"position": {"variant": "backgammon"}, "trials": 72, "seed": 3}
+    job = post_checked(client, openapi, "/v1/rollouts", body, 202)
+    assert job["kind"] == "rollout"
+    done = wait_for_rollout(client, job["id"])
+    assert done["state"] == "done" and done["done"] == done["total"] == 72
+    here = tavla.Engine("backgammon", ply=0, threads=1).rollout(start, trials=72, seed=3).to_dict()
+    assert done["result"] == __import__("json").loads(__import__("json").dumps(here))
+
+
+def test_a_rollout_job_is_cancelled(client, openapi):
+    body = {"position": {"variant": "nardy"}, "trials": 100_000, "seed": 1}
+    job = post_checked(client, openapi, "/v1/rollouts", body, 202)
+    r = client.delete(f"/v1/rollouts/{job['id']}")
+    assert r.status_code == 200
+    done = wait_for_rollout(client, job["id"])
+    assert done["state"] == "cancelled" and done["done"] < 100_000
+
+
+@pytest.mark.parametrize("body,words", [
+    ({"position": {"variant": "backgammon"}, "trials": 10**6}, "trials"),
+    ({"position": {"variant": "backgammon"}, "ply": 3}, "ply"),
+    ({"position": {"variant": "backgammon"}, "trials": "9"}, "trials"),
+    ({"xgid": "nonsense"}, "xgid"),
+    ({"position": {"variant": "backgammon"}, "cube": {"value": 3}}, "cube"),
+])
+def test_bad_rollout_requests_are_refused_at_once(client, openapi, body, words):
+    assert words in post_checked(client, openapi, "/v1/rollouts", body, 422)["error"]
+
+
+def wait_for_rollout(client, job_id, seconds=120):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        job = client.get(f"/v1/rollouts/{job_id}").json()
+        if job["state"] in ("done", "failed", "cancelled"):
+            return job
+        time.sleep(0.2)
+    raise AssertionError(f"rollout {job_id} still {job['state']} after {seconds} s")

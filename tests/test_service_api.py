@@ -84,7 +84,7 @@ def test_openapi_lists_every_route_under_v1(openapi):
     paths = set(openapi["paths"])
     assert paths == {"/v1/health", "/v1/version", "/v1/moves", "/v1/position", "/v1/cascade-step", "/v1/hint",
                      "/v1/evaluate", "/v1/engine-move", "/v1/handover", "/v1/cube", "/v1/turn", "/v1/match-turn",
-                     "/v1/analyses", "/v1/analyses/{job_id}"}
+                     "/v1/analyses", "/v1/analyses/{job_id}", "/v1/rollouts", "/v1/rollouts/{job_id}"}
     for path in ["/v1/moves", "/v1/hint", "/v1/evaluate", "/v1/engine-move", "/v1/handover", "/v1/cube", "/v1/turn",
                  "/v1/match-turn"]:
         declared = set(openapi["paths"][path]["post"]["responses"])

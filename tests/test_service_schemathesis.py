@@ -15,7 +15,7 @@ from tavla.service import Settings, create_app  # noqa: E402
 
 ROUTES = ["/v1/health", "/v1/version", "/v1/moves", "/v1/position", "/v1/cascade-step", "/v1/hint",
           "/v1/evaluate", "/v1/engine-move", "/v1/handover", "/v1/cube", "/v1/turn", "/v1/match-turn",
-          "/v1/analyses", "/v1/analyses/{job_id}"]
+          "/v1/analyses", "/v1/analyses/{job_id}", "/v1/rollouts", "/v1/rollouts/{job_id}"]
 
 
 @pytest.fixture(scope="module")

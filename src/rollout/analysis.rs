@@ -301,8 +301,8 @@ struct Roller<'a> {
 impl<'a> Roller<'a> {
     fn new(evaluator: &'a dyn Evaluator, engine: &SearchConfig, settings: &'a RolloutSettings, policy: &'a CubePolicy<'a>) -> Roller<'a> {
         // The players search on the trial's thread with a small cache.
-        let play = SearchConfig { ply: settings.checker_ply, threads: 1, cache_bits: 12, cascade_width: CASCADE_WIDTH, ..*engine };
-        let zero = SearchConfig { ply: 0, ..play };
+        let play = SearchConfig { ply: settings.checker_ply, threads: 1, cache_bits: 12, cascade_width: CASCADE_WIDTH, ..engine.clone() };
+        let zero = SearchConfig { ply: 0, ..play.clone() };
         let mut offsets: [usize; 36] = std::array::from_fn(|k| k);
         let mut rng = Dice::training(settings.seed ^ 0x5EC0_0D5E_C0DD_1CE5);
         for k in (1..36).rev() {
@@ -532,7 +532,7 @@ pub fn rollout_plays(
     for d in dice {
         crate::movegen::check_die(d as i64)?;
     }
-    let ranking = SearchConfig { threads: settings.threads, ..*engine };
+    let ranking = SearchConfig { threads: settings.threads, ..engine.clone() };
     let mut candidates = analyze_at(evaluator, &ranking, pos, dice[0], dice[1], settings.rolls_before).candidates;
     candidates.truncate(top);
     let roller = Roller::new(evaluator, engine, settings, policy);

@@ -18,6 +18,7 @@ import tavla
 
 from . import positions
 from .analyses import ANALYSES, add_analysis_routes
+from .rollouts import add_rollout_routes
 from .config import Settings, settings_from_env
 from .deprecation import DeprecationHeaders
 from .failsafe import Failsafe
@@ -115,6 +116,7 @@ def create_app(settings: Optional[Settings] = None) -> FastAPI:
     add_error_answers(app)
     add_routes(app, settings)
     add_analysis_routes(app, settings, app.state.jobs, BAD_INPUT)
+    add_rollout_routes(app, settings, app.state.jobs, BAD_INPUT, cube_of)
     add_docs(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

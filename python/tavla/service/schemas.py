@@ -590,11 +590,35 @@ class AnalysisRequest(Strict):
 
 class JobOut(BaseModel):
     id: str = Field(description="the job's id: GET /v1/analyses/{id} polls it, DELETE cancels it")
-    kind: str = Field(description='what the job does: "analysis"')
+    kind: str = Field(description='what the job does: "analysis" or "rollout"')
     state: Literal["queued", "running", "done", "failed", "cancelled"]
-    done: int = Field(description="steps done (games analysed)")
-    total: int = Field(description="steps in all (games in the match), 0 until known")
+    done: int = Field(description="steps done (games analysed; trials played)")
+    total: int = Field(description="steps in all (games in the match; trials asked), 0 until known")
     result: Optional[Dict[str, Any]] = Field(
-        None, description="once done: what `tavla analyze FILE --json` prints (match_length, final_score, "
-        "players; with decisions, every decision and roll too)")
+        None, description="once done: for an analysis what `tavla analyze FILE --json` prints (match_length, "
+        "final_score, players; with decisions, every decision and roll too); for a rollout "
+        "`RolloutResult.to_dict()` (probabilities, equity, its standard error and 95% interval, cubeful "
+        "equity when asked, trials played)")
     error: Optional[str] = Field(None, description="why a failed or cancelled job stopped")
+
+
+# ----- jobs: rollouts -----
+
+MAX_SERVICE_ROLLOUT_TRIALS = 100_000
+
+
+class RolloutRequest(PositionSource):
+    """A position (the player on roll, before its roll) to roll out, as ``tavla rollout`` does."""
+
+    trials: int = Field(1296, ge=1, le=MAX_SERVICE_ROLLOUT_TRIALS, description="games to play out")
+    seed: int = Field(0, ge=0, le=2**63 - 1, description="the dice: the same seed, the same answer")
+    ply: int = Field(0, ge=0, le=2, description="the rollout players' checker ply (at most the service's maximum)")
+    cube: Optional[CubeIn] = Field(None, description="roll out cubefully under this cube state too (each side's "
+                                   "cube decisions by the 0-ply cube model); else the position's own, else cubeless")
+    variance_reduction: bool = Field(False, description="subtract each roll's luck (gnubg's variance reduction)")
+    truncate: Optional[int] = Field(None, ge=1, le=1000, description="score each trial by the evaluator after "
+                                    "this many rolls")
+    stop_at_bearoff: bool = Field(False, description="score a trial by the exact bear-off tables once they cover it")
+    target_error: Optional[float] = Field(None, gt=0, le=1, description="stop once the equity's standard error "
+                                          "is at most this (checked every 144 trials)")
+    rolls: Optional[int] = Field(None, ge=0, le=100000, description=ROLLS_FIELD)
