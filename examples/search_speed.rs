@@ -1,0 +1,74 @@
+//! Times best-move decisions of the shipped network at 0..=3 ply on one
+//! thread over positions from seeded random games, and prints the node
+//! counts and chosen plays (a fingerprint for before/after comparisons).
+//!
+//!     cargo run --release --example search_speed -- [variant] [positions] [max_ply]
+
+use std::time::Instant;
+
+use tavla::dice::Dice;
+use tavla::eval::game_result;
+use tavla::eval::neural::Network;
+use tavla::movegen::MoveGen;
+use tavla::position::Position;
+use tavla::search::{analyze, SearchConfig};
+use tavla::variant::{Rules, Variant};
+
+fn cases(variant: Variant, n: usize, seed: u64) -> Vec<(Position, u8, u8)> {
+    let rules = Rules::new(variant);
+    let mut rng = Dice::duel(seed);
+    let mut movegen = MoveGen::new();
+    let mut plays = Vec::new();
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut pos = Position::start(rules);
+        for _ in 0..200 {
+            let (d1, d2) = (rng.die(), rng.die());
+            movegen.legal_moves(&pos, d1, d2, &mut plays);
+            if plays.len() > 1 && rng.below(10) < 3 && !pos.is_race() {
+                out.push((pos, d1, d2));
+            }
+            let next = plays[rng.below(plays.len())].position;
+            if game_result(&next).is_some() {
+                break;
+            }
+            pos = next.flip();
+        }
+    }
+    out.truncate(n);
+    out
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let variant = args.get(1).map(|s| Variant::parse(s).expect("variant")).unwrap_or(Variant::Backgammon);
+    let n: usize = args.get(2).map(|s| s.parse().unwrap()).unwrap_or(40);
+    let max_ply: u8 = args.get(3).map(|s| s.parse().unwrap()).unwrap_or(2);
+    let ev = Network::shipped(variant);
+    let all = cases(variant, n, 7);
+    for ply in 0..=max_ply {
+        let config = SearchConfig { ply, threads: 1, ..SearchConfig::default() };
+        let mut times = Vec::new();
+        let mut nodes = 0u64;
+        let mut sig = 0u64;
+        for (pos, d1, d2) in &all {
+            let t = Instant::now();
+            let r = analyze(&ev, &config, pos, *d1, *d2);
+            times.push(t.elapsed().as_secs_f64());
+            nodes += r.nodes;
+            let s = tavla::notation::format_play(&r.candidates[0].play.play);
+            for b in s.bytes() {
+                sig = sig.wrapping_mul(31).wrapping_add(b as u64);
+            }
+        }
+        let total: f64 = times.iter().sum();
+        times.sort_by(f64::total_cmp);
+        println!(
+            "{} ply {ply}: median {:.3} ms, total {:.3} s, nodes {nodes}, {:.0} nodes/s, plays signature {sig:016x}",
+            variant.name(),
+            times[times.len() / 2] * 1e3,
+            total,
+            nodes as f64 / total
+        );
+    }
+}
