@@ -1,4 +1,4 @@
-//! Times best-move decisions of the shipped network at 0..=3 ply on one
+//! Times (thread CPU time) best-move decisions of the shipped network at 0..=3 ply on one
 //! thread over positions from seeded random games, and prints the node
 //! counts and chosen plays (a fingerprint for before/after comparisons).
 //!
@@ -39,6 +39,16 @@ fn cases(variant: Variant, n: usize, seed: u64) -> Vec<(Position, u8, u8)> {
     out
 }
 
+/// This thread's CPU time in seconds (from the scheduler's statistics, so a
+/// loaded machine does not count its waits), or the wall clock where that is
+/// not readable.
+fn cpu_seconds(start: Instant) -> f64 {
+    match std::fs::read_to_string("/proc/thread-self/schedstat") {
+        Ok(s) => s.split_whitespace().next().and_then(|ns| ns.parse::<f64>().ok()).unwrap_or(0.0) * 1e-9,
+        Err(_) => start.elapsed().as_secs_f64(),
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let variant = args.get(1).map(|s| Variant::parse(s).expect("variant")).unwrap_or(Variant::Backgammon);
@@ -46,15 +56,16 @@ fn main() {
     let max_ply: u8 = args.get(3).map(|s| s.parse().unwrap()).unwrap_or(2);
     let ev = Network::shipped(variant);
     let all = cases(variant, n, 7);
+    let origin = Instant::now();
     for ply in 0..=max_ply {
         let config = SearchConfig { ply, threads: 1, ..SearchConfig::default() };
         let mut times = Vec::new();
         let mut nodes = 0u64;
         let mut sig = 0u64;
         for (pos, d1, d2) in &all {
-            let t = Instant::now();
+            let t = cpu_seconds(origin);
             let r = analyze(&ev, &config, pos, *d1, *d2);
-            times.push(t.elapsed().as_secs_f64());
+            times.push(cpu_seconds(origin) - t);
             nodes += r.nodes;
             let s = tavla::notation::format_play(&r.candidates[0].play.play);
             for b in s.bytes() {

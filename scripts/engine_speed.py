@@ -6,7 +6,10 @@ median time per decision (best move of a position and roll) at 0, 1 and 2
 ply, for our default (network) engine and, in backgammon, gnubg_nn's best_move at the
 same plies on the same positions in the same run. The decisions are timed interleaved (each
 position by tavla, then by gnubg, the order swapped every other position), so load on a shared
-machine falls on both alike; the ratio column is what to compare between runs.
+machine falls on both alike; the ratio column is what to compare between runs. Decisions are
+timed by the calling thread's CPU time (`time.thread_time`; both engines search on that thread
+with --threads 1), which a loaded machine inflates far less than the wall clock; `--clock wall`
+for the wall clock.
 
     python scripts/engine_speed.py [--positions 40] [--threads 1] [--plies 0,1,2] [--only decisions]
 """
@@ -45,12 +48,15 @@ def _timed(call) -> float:
     return time.perf_counter() - t
 
 
+CLOCK = time.thread_time
+
+
 def median_ms(fn, cases) -> float:
     times = []
     for pos, d1, d2 in cases:
-        t = time.perf_counter()
+        t = CLOCK()
         fn(pos, d1, d2)
-        times.append(time.perf_counter() - t)
+        times.append(CLOCK() - t)
     return statistics.median(times) * 1e3
 
 
@@ -60,9 +66,9 @@ def interleaved_ms(ours, theirs, cases) -> tuple[float, float]:
     for k, (pos, d1, d2) in enumerate(cases):
         first, second = (ours, a), (theirs, b)
         for fn, times in (first, second) if k % 2 == 0 else (second, first):
-            t = time.perf_counter()
+            t = CLOCK()
             fn(pos, d1, d2)
-            times.append(time.perf_counter() - t)
+            times.append(CLOCK() - t)
     return statistics.median(a) * 1e3, statistics.median(b) * 1e3
 
 
@@ -83,7 +89,10 @@ def main() -> None:
     ap.add_argument("--plies", default="0,1,2", help="comma-separated plies of the decision table")
     ap.add_argument("--variants", default=",".join(tavla.VARIANTS))
     ap.add_argument("--only", choices=["rates", "calls", "decisions"], help="run one section")
+    ap.add_argument("--clock", choices=["cpu", "wall"], default="cpu", help="how the decisions are timed")
     args = ap.parse_args()
+    global CLOCK
+    CLOCK = time.thread_time if args.clock == "cpu" and args.threads == 1 else time.perf_counter
     plies = [int(x) for x in args.plies.split(",")]
     variants = args.variants.split(",")
     if args.only in (None, "rates"):
@@ -131,7 +140,8 @@ def calls() -> None:
 
 
 def decisions(variants, plies, n, threads) -> None:
-    print(f"median ms per decision over {n} positions (engine threads: {threads or 'all cores'})")
+    clock = "thread CPU time" if CLOCK is time.thread_time else "wall clock"
+    print(f"median ms per decision over {n} positions (engine threads: {threads or 'all cores'}; {clock})")
     print("| variant | player | " + " | ".join(f"{p}-ply" for p in plies) + " |")
     print("|---|---|" + "---|" * len(plies))
     for variant in variants:

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 
 use crate::error::{Error, Result};
 use crate::eval::{Evaluation, Evaluator};
-use crate::nn::encoding::encode;
+use crate::nn::encoding::encode_sparse;
 use crate::nn::td::Nets;
 use crate::nn::{shipped, Mlp};
 use crate::position::Position;
@@ -61,8 +61,8 @@ fn read_network(path: &str, variant: Variant) -> Result<Mlp> {
 }
 
 thread_local! {
-    /// Input and hidden buffers, reused by every evaluation on a thread.
-    static BUFFERS: RefCell<(Vec<f32>, Vec<f32>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+    /// The sparse inputs, reused by every evaluation on a thread.
+    static BUFFER: RefCell<Vec<(u32, f32)>> = const { RefCell::new(Vec::new()) };
 }
 
 impl Evaluator for Network {
@@ -71,22 +71,20 @@ impl Evaluator for Network {
     }
 
     fn evaluate(&self, pos: &Position) -> Evaluation {
-        BUFFERS.with(|b| {
-            let (x, hidden) = &mut *b.borrow_mut();
-            x.resize(self.net.inputs, 0.0);
-            encode(pos, x);
-            Evaluation::new(self.net_for(pos).forward(x, hidden))
+        BUFFER.with(|b| {
+            let active = &mut *b.borrow_mut();
+            encode_sparse(pos, active);
+            Evaluation::new(self.net_for(pos).evaluate_sparse(active))
         })
     }
 
     fn evaluate_batch(&self, positions: &[Position], out: &mut Vec<Evaluation>) {
         out.clear();
-        BUFFERS.with(|b| {
-            let (x, hidden) = &mut *b.borrow_mut();
-            x.resize(self.net.inputs, 0.0);
+        BUFFER.with(|b| {
+            let active = &mut *b.borrow_mut();
             out.extend(positions.iter().map(|pos| {
-                encode(pos, x);
-                Evaluation::new(self.net_for(pos).forward(x, hidden))
+                encode_sparse(pos, active);
+                Evaluation::new(self.net_for(pos).evaluate_sparse(active))
             }));
         })
     }
@@ -122,10 +120,10 @@ mod tests {
         let race = Position::from_arrays(bg, &mine, &theirs).unwrap();
         assert!(race.is_race());
         let start = Position::start(bg);
-        let mut x = vec![0.0; contact.inputs];
+        let mut x = Vec::new();
         let mut by = |mlp: &Mlp, pos: &Position| {
-            encode(pos, &mut x);
-            Evaluation::new(mlp.evaluate(&x))
+            encode_sparse(pos, &mut x);
+            Evaluation::new(mlp.evaluate_sparse(&x))
         };
         assert_eq!(net.evaluate(&race), by(&race_net, &race));
         assert_eq!(net.evaluate(&start), by(&contact, &start));
@@ -137,6 +135,25 @@ mod tests {
         crate::nn::encoding::check_inputs(shipped_race, Variant::Backgammon, "the shipped race network").unwrap();
         assert!(Network::shipped(Variant::Backgammon).race.is_some());
         assert!(Network::shipped(Variant::Nardy).race.is_none());
+    }
+
+    #[test]
+    fn the_search_evaluation_is_the_training_pass_within_a_millionth() {
+        use crate::nn::encoding::encode;
+        for rules in [Rules::backgammon(), Rules::nardy(), Rules::gulbara()] {
+            let net = Network::shipped(rules.variant);
+            let mut plays = Vec::new();
+            crate::movegen::MoveGen::new().legal_moves(&Position::start(rules), 6, 4, &mut plays);
+            for m in &plays {
+                let pos = m.position.flip();
+                let mut x = vec![0.0; net.net.inputs];
+                encode(&pos, &mut x);
+                let (a, b) = (net.evaluate(&pos).to_array(), net.net_for(&pos).evaluate(&x));
+                for k in 0..5 {
+                    assert!((a[k] - b[k]).abs() <= 1e-6, "{:?} {k}: {} vs {}", rules.variant, a[k], b[k]);
+                }
+            }
+        }
     }
 
     #[test]

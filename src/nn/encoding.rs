@@ -28,19 +28,17 @@ pub fn input_count(variant: Variant) -> usize {
     }
 }
 
+/// The units of a point with `n` checkers, each non-zero one given to
+/// `put` with its offset (0..4), in order.
 #[inline]
-fn point_units(n: u8, tail: f32, out: &mut [f32]) {
-    if n >= 1 {
-        out[0] = 1.0;
-    }
-    if n >= 2 {
-        out[1] = 1.0;
-    }
-    if n >= 3 {
-        out[2] = 1.0;
+fn point_units(n: u8, tail: f32, mut put: impl FnMut(usize, f32)) {
+    for k in 0..3 {
+        if n > k {
+            put(k as usize, 1.0);
+        }
     }
     if n > 3 {
-        out[3] = (n - 3) as f32 * tail;
+        put(3, (n - 3) as f32 * tail);
     }
 }
 
@@ -57,39 +55,64 @@ pub fn check_inputs(net: &Mlp, variant: Variant, what: &str) -> Result<()> {
 /// Fills `out` (`input_count` long, any previous contents) with the inputs of `pos`.
 pub fn encode(pos: &Position, out: &mut [f32]) {
     out.fill(0.0);
+    encode_with(pos, |i, v| out[i] = v);
+}
+
+/// The non-zero inputs of `pos` as (input, value) pairs in input order (what
+/// [`encode`] writes, without its zeros): the network's first layer adds
+/// only these.
+pub fn encode_sparse(pos: &Position, out: &mut Vec<(u32, f32)>) {
+    out.clear();
+    encode_with(pos, |i, v| out.push((i as u32, v)));
+}
+
+/// The one encoder: gives `put` every input of `pos` that may be non-zero,
+/// in increasing input order (zeros skipped).
+#[inline(always)]
+fn encode_with(pos: &Position, mut put: impl FnMut(usize, f32)) {
+    let mut put = |i: usize, v: f32| {
+        if v != 0.0 {
+            put(i, v)
+        }
+    };
     let variant = pos.variant();
     let tail = if variant == Variant::Backgammon { 0.5 } else { 0.25 };
     for side in [ME, THEM] {
         let base = side * 96;
-        for i in 0..24 {
-            point_units(pos.count(side, i), tail, &mut out[base + 4 * i..base + 4 * i + 4]);
+        let mut occupied = pos.occupied(side);
+        while occupied != 0 {
+            let i = occupied.trailing_zeros() as usize;
+            occupied &= occupied - 1;
+            point_units(pos.count(side, i), tail, |k, v| put(base + 4 * i + k, v));
         }
     }
     let pips = pos.pips();
     let mut k = 192;
     for side in [ME, THEM] {
-        out[k] = pos.off(side) as f32 / 15.0;
-        out[k + 1] = pips[side] as f32 / 200.0;
+        put(k, pos.off(side) as f32 / 15.0);
+        put(k + 1, pips[side] as f32 / 200.0);
         k += 2;
     }
     match variant {
         Variant::Backgammon => {
-            out[k] = pos.bar(ME) as f32 / 2.0;
-            out[k + 1] = pos.bar(THEM) as f32 / 2.0;
+            put(k, pos.bar(ME) as f32 / 2.0);
+            put(k + 1, pos.bar(THEM) as f32 / 2.0);
             k += 2;
             let flipped = pos.flip();
             for view in [pos, &flipped] {
-                out[k..k + CONTACT_FEATURES].copy_from_slice(&features::features(view));
+                for (j, v) in features::features(view).into_iter().enumerate() {
+                    put(k + j, v);
+                }
                 k += CONTACT_FEATURES;
             }
-            out[k] = pos.is_race() as u8 as f32;
+            put(k, pos.is_race() as u8 as f32);
         }
         Variant::Nardy | Variant::GulBara => {
-            out[k] = pos.all_home(ME) as u8 as f32;
-            out[k + 1] = pos.all_home(THEM) as u8 as f32;
+            put(k, pos.all_home(ME) as u8 as f32);
+            put(k + 1, pos.all_home(THEM) as u8 as f32);
             // Runs along the other side's path: in its own numbering.
-            out[k + 2] = longest_run(opponent_mask(variant, pos.occupied(ME))) as f32 / 6.0;
-            out[k + 3] = longest_run(pos.occupied(THEM)) as f32 / 6.0;
+            put(k + 2, longest_run(opponent_mask(variant, pos.occupied(ME))) as f32 / 6.0);
+            put(k + 3, longest_run(pos.occupied(THEM)) as f32 / 6.0);
         }
     }
 }
@@ -112,5 +135,29 @@ mod tests {
         encode(&n, &mut y);
         assert_eq!(&y[92..96], &[1.0, 1.0, 1.0, 3.0]);
         assert_eq!(longest_run(0b0111_0110), 3);
+    }
+
+    #[test]
+    fn the_sparse_encoding_is_the_dense_one_without_its_zeros() {
+        let mut rng = crate::dice::Dice::training(3);
+        let mut movegen = crate::movegen::MoveGen::new();
+        let mut plays = Vec::new();
+        for rules in [Rules::backgammon(), Rules::nardy(), Rules::gulbara()] {
+            let mut pos = Position::start(rules);
+            for _ in 0..60 {
+                let mut dense = vec![0.0; input_count(rules.variant)];
+                encode(&pos, &mut dense);
+                let mut sparse = Vec::new();
+                encode_sparse(&pos, &mut sparse);
+                let nonzero: Vec<(u32, f32)> = dense.iter().enumerate().filter(|(_, v)| **v != 0.0).map(|(i, v)| (i as u32, *v)).collect();
+                assert_eq!(sparse, nonzero);
+                movegen.legal_moves(&pos, rng.die(), rng.die(), &mut plays);
+                let next = plays[rng.below(plays.len())].position;
+                if crate::eval::game_result(&next).is_some() {
+                    break;
+                }
+                pos = next.flip();
+            }
+        }
     }
 }

@@ -21,7 +21,7 @@
 //! Opposing checkers move up this mask (their bar at 0 towards my 24), mine
 //! move down it.
 
-use crate::dice::rolls;
+use crate::dice::ROLLS;
 use crate::position::{Position, BOARD_MASK, HOME_MASK, ME, THEM};
 
 /// How many features [`features`] returns.
@@ -115,8 +115,19 @@ fn trapped_checkers(pos: &Position) -> f32 {
 }
 
 /// The 21 distinct rolls, each with how many of the 36 it stands for.
+const WEIGHTED_ROLLS: [(u8, u8, u32); 21] = {
+    let mut out = [(0, 0, 0); 21];
+    let mut k = 0;
+    while k < 21 {
+        let (d1, d2, _) = ROLLS[k];
+        out[k] = (d1, d2, if d1 == d2 { 1 } else { 2 });
+        k += 1;
+    }
+    out
+};
+
 fn weighted_rolls() -> impl Iterator<Item = (u8, u8, u32)> {
-    rolls().into_iter().map(|(d1, d2, _)| (d1, d2, if d1 == d2 { 1 } else { 2 }))
+    WEIGHTED_ROLLS.into_iter()
 }
 
 /// The longest run of set bits in a mask, without wrapping.
@@ -236,18 +247,28 @@ fn shots_at_my_blots(pos: &Position) -> Shots {
 /// point among the 12 points ahead of it). 0 when nothing blocks.
 fn containment(pos: &Position) -> u32 {
     let mine = (pos.stacked(ME) << 1) & BOARD;
-    let fewest = (1..=9u32)
-        .map(|s| {
-            let window = BOARD & !((1u32 << (s + 1)) - 1) & ((1u32 << (s + 13)) - 1);
-            let blockers = mine & window;
-            if blockers == 0 {
-                return 36;
+    let mut fewest = 36;
+    for s in 1..=9u32 {
+        let window = BOARD & !((1u32 << (s + 1)) - 1) & ((1u32 << (s + 13)) - 1);
+        let blockers = mine & window;
+        if blockers == 0 {
+            continue;
+        }
+        let beyond = BOARD & !((2u32 << (31 - blockers.leading_zeros())) - 1);
+        let mut escaping = 0;
+        for (d1, d2, weight) in weighted_rolls() {
+            if landings_up(1 << s, (d1, d2), mine, 4) & beyond != 0 {
+                escaping += weight;
+                if escaping >= fewest {
+                    break;
+                }
             }
-            let beyond = BOARD & !((2u32 << (31 - blockers.leading_zeros())) - 1);
-            weighted_rolls().filter(|&(d1, d2, _)| landings_up(1 << s, (d1, d2), mine, 4) & beyond != 0).map(|(_, _, weight)| weight).sum()
-        })
-        .min()
-        .unwrap_or(36);
+        }
+        fewest = fewest.min(escaping);
+        if fewest == 0 {
+            break;
+        }
+    }
     36 - fewest
 }
 
