@@ -2,7 +2,13 @@
 //! thread over positions from seeded random games, and prints the node
 //! counts and chosen plays (a fingerprint for before/after comparisons).
 //!
-//!     cargo run --release --example search_speed -- [variant] [positions] [max_ply]
+//!     cargo run --release --example search_speed -- [variant] [positions] [max_ply] [prune]
+//!
+//! With `prune` given (the leaves' pruning width, 0 = off) the decisions are
+//! searched with it, and then again without pruning: how often the chosen
+//! play differs, and what the pruned choices lose by the unpruned search's
+//! own equities (skipped when a fifth argument `nocompare` is given, to time
+//! the pruned search alone).
 
 use std::time::Instant;
 
@@ -54,18 +60,35 @@ fn main() {
     let variant = args.get(1).map(|s| Variant::parse(s).expect("variant")).unwrap_or(Variant::Backgammon);
     let n: usize = args.get(2).map(|s| s.parse().unwrap()).unwrap_or(40);
     let max_ply: u8 = args.get(3).map(|s| s.parse().unwrap()).unwrap_or(2);
+    let prune: Option<usize> = args.get(4).map(|s| s.parse().unwrap());
+    let compare = prune.is_some() && args.get(5).map(String::as_str) != Some("nocompare");
     let ev = Network::shipped(variant);
     let all = cases(variant, n, 7);
     let origin = Instant::now();
     for ply in 0..=max_ply {
-        let config = SearchConfig { ply, threads: 1, ..SearchConfig::default() };
+        let mut config = SearchConfig { ply, threads: 1, ..SearchConfig::default() };
+        if let Some(k) = prune {
+            config.prune = k;
+        }
         let mut times = Vec::new();
         let mut nodes = 0u64;
         let mut sig = 0u64;
+        let (mut differ, mut loss, mut cut) = (0, 0.0f64, 0);
         for (pos, d1, d2) in &all {
             let t = cpu_seconds(origin);
             let r = analyze(&ev, &config, pos, *d1, *d2);
             times.push(cpu_seconds(origin) - t);
+            if compare && ply > 0 {
+                let full = analyze(&ev, &SearchConfig { prune: 0, ..config }, pos, *d1, *d2);
+                let chosen = r.candidates[0].play.position;
+                if full.candidates[0].play.position != chosen {
+                    differ += 1;
+                    match full.candidates.iter().find(|c| c.play.position == chosen && c.ply == ply) {
+                        Some(c) => loss += (full.candidates[0].equity - c.equity) as f64,
+                        None => cut += 1,
+                    }
+                }
+            }
             nodes += r.nodes;
             let s = tavla::notation::format_play(&r.candidates[0].play.play);
             for b in s.bytes() {
@@ -81,5 +104,12 @@ fn main() {
             total,
             nodes as f64 / total
         );
+        if compare && ply > 0 {
+            println!(
+                "  pruned vs unpruned: {differ} of {} choices differ, mean loss {:.5} a decision by the unpruned equities ({cut} outside its deep candidates)",
+                all.len(),
+                loss / all.len() as f64
+            );
+        }
     }
 }

@@ -35,6 +35,7 @@ fn label_config(ply: u8) -> SearchConfig {
         cache_bits: if ply <= 1 { 8 } else { 14 },
         whole_cascades: true,
         cascade_width: 2_000,
+        prune: search::DEFAULT_PRUNE,
     }
 }
 
