@@ -374,13 +374,13 @@ impl Mlp {
         self.add_blocks(active, sums)
     }
 
-    /// The output sigmoids of the lane sums, each summed in one fixed order.
+    /// The output sigmoids ([`fast_sigmoid`]) of the lane sums, each summed in one fixed order.
     #[inline(always)]
     fn outputs(&self, acc: &[[f32; LANES]; OUTPUTS]) -> [f32; OUTPUTS] {
         let mut out = self.b2;
         for (o, a) in out.iter_mut().zip(acc) {
             let s = ((a[0] + a[4]) + (a[1] + a[5])) + ((a[2] + a[6]) + (a[3] + a[7]));
-            *o = sigmoid(*o + s);
+            *o = fast_sigmoid(*o + s);
         }
         out
     }

@@ -127,10 +127,46 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
-/// A direct-mapped cache of static evaluations.
+/// A direct-mapped cache of static evaluations. Its slots come from a
+/// pool kept per thread (a deep search's cache is megabytes: zeroing a new
+/// one for every decision cost more than a 1-ply search): each cache has a
+/// generation of its own, and a slot written by an older one reads as empty.
 struct EvalCache {
-    slots: Vec<Option<(Position, Evaluation, bool)>>,
+    slots: Vec<Slot>,
     mask: usize,
+    generation: u64,
+}
+
+#[derive(Clone, Copy)]
+struct Slot {
+    generation: u64,
+    pos: Position,
+    evaluation: Evaluation,
+    exact: bool,
+}
+
+thread_local! {
+    /// Slot arrays of dropped caches, for the next ones on this thread.
+    static SLOT_POOL: std::cell::RefCell<Vec<Vec<Slot>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Every cache's generation is new (0: a slot never written).
+static NEXT_GENERATION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// Slot arrays kept per thread.
+const POOLED: usize = 2;
+
+impl Drop for EvalCache {
+    fn drop(&mut self) {
+        let slots = std::mem::take(&mut self.slots);
+        // A thread being torn down has no pool left to return to: the slots are freed.
+        let _ = SLOT_POOL.try_with(|pool| {
+            let mut pool = pool.borrow_mut();
+            if pool.len() < POOLED {
+                pool.push(slots);
+            }
+        });
+    }
 }
 
 /// A small multiply-rotate hasher: the cache needs speed, not resistance.
@@ -153,7 +189,22 @@ impl Hasher for QuickHasher {
 impl EvalCache {
     fn new(bits: u8) -> EvalCache {
         let size = 1usize << bits;
-        EvalCache { slots: vec![None; size], mask: size - 1 }
+        let pooled = SLOT_POOL.try_with(|pool| {
+            let mut pool = pool.borrow_mut();
+            let k = pool.iter().position(|v| v.len() == size)?;
+            Some(pool.swap_remove(k))
+        });
+        let slots = pooled.ok().flatten().unwrap_or_else(|| {
+            let empty = Slot {
+                generation: 0,
+                pos: Position::start(crate::variant::Rules::backgammon()),
+                evaluation: Evaluation::default(),
+                exact: false,
+            };
+            vec![empty; size]
+        });
+        let generation = NEXT_GENERATION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        EvalCache { slots, mask: size - 1, generation }
     }
 
     fn slot(&self, pos: &Position) -> usize {
@@ -166,14 +217,16 @@ impl EvalCache {
     /// the slot to [`EvalCache::put`] it in.
     fn get(&self, pos: &Position) -> std::result::Result<(Evaluation, bool), usize> {
         let slot = self.slot(pos);
-        match &self.slots[slot] {
-            Some((p, e, exact)) if p == pos => Ok((*e, *exact)),
-            _ => Err(slot),
+        let s = &self.slots[slot];
+        if s.generation == self.generation && s.pos == *pos {
+            Ok((s.evaluation, s.exact))
+        } else {
+            Err(slot)
         }
     }
 
     fn put(&mut self, slot: usize, pos: &Position, e: Evaluation, exact: bool) {
-        self.slots[slot] = Some((*pos, e, exact));
+        self.slots[slot] = Slot { generation: self.generation, pos: *pos, evaluation: e, exact };
     }
 }
 
