@@ -68,12 +68,15 @@ fn read_network(path: &str, variant: Variant) -> Result<Mlp> {
     Ok(net)
 }
 
+/// [`Network::prune_scores`]'s buffers (see `PRUNE_BUFFERS`).
+type PruneBuffers = (Vec<(u32, f32)>, Vec<f32>, Vec<f32>);
+
 thread_local! {
     /// The sparse inputs, reused by every evaluation on a thread.
     static BUFFER: RefCell<Vec<(u32, f32)>> = const { RefCell::new(Vec::new()) };
     /// The pruning network's: inputs (the first sibling's, then each one's
     /// difference to it), the first one's hidden sums and a sibling's.
-    static PRUNE_BUFFERS: RefCell<(Vec<(u32, f32)>, Vec<f32>, Vec<f32>)> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+    static PRUNE_BUFFERS: RefCell<PruneBuffers> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
 impl Evaluator for Network {
