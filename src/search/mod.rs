@@ -807,7 +807,7 @@ mod tests {
     }
 
     /// The shipped backgammon pruning network at 1 ply keeps the unpruned
-    /// choice in at least 36 of 40 fixed decisions (measured: 39; see
+    /// choice in at least 36 of 40 fixed decisions (see
     /// benches/README.md for 2-ply and the equity lost).
     #[test]
     fn the_shipped_pruner_keeps_the_unpruned_choices() {
