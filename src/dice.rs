@@ -93,16 +93,26 @@ impl Dice {
 
 /// The 21 distinct rolls with their probabilities (doubles 1/36, others
 /// 2/36), in the order 1-1, 1-2, ..., 1-6, 2-2, ..., 6-6.
-pub fn rolls() -> [(u8, u8, f64); 21] {
+pub const ROLLS: [(u8, u8, f64); 21] = {
     let mut out = [(0, 0, 0.0); 21];
     let mut k = 0;
-    for d1 in 1..=6u8 {
-        for d2 in d1..=6u8 {
+    let mut d1 = 1u8;
+    while d1 <= 6 {
+        let mut d2 = d1;
+        while d2 <= 6 {
             out[k] = (d1, d2, if d1 == d2 { 1.0 / 36.0 } else { 2.0 / 36.0 });
             k += 1;
+            d2 += 1;
         }
+        d1 += 1;
     }
     out
+};
+
+/// [`ROLLS`], by value.
+#[inline]
+pub fn rolls() -> [(u8, u8, f64); 21] {
+    ROLLS
 }
 
 #[cfg(test)]

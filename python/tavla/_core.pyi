@@ -440,6 +440,7 @@ class Engine:
         inner_min: int = 1,
         inner_keep: int = 2,
         inner_margin: float = 0.04,
+        prune: int = 6,
         **options: Any,
     ) -> Engine: ...
     @property
@@ -535,7 +536,7 @@ def _duel(
     **rules: Any,
 ) -> list[tuple[int, int, int, int, float, float]]: ...
 def _bench(
-    variants: Sequence[str], plies: Sequence[int], threads: int = 0
+    variants: Sequence[str], plies: Sequence[int], threads: int = 0, evaluator: str = "heuristic"
 ) -> list[tuple[str, int, tuple[int, int], int, int, float, str]]: ...
 
 def _eval_rate(variant: str, evaluator: str = "heuristic", seconds: float = 1.0) -> float: ...

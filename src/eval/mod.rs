@@ -33,6 +33,13 @@ pub trait Evaluator: Send + Sync {
         out.clear();
         out.extend(positions.iter().map(|p| self.evaluate(p)));
     }
+    /// Cheap equities for the player on roll of each position (a small
+    /// pruning network's), for the search to choose which plays of a roll
+    /// the full evaluation judges; `false` (and `out` untouched) when the
+    /// evaluator has none for these positions, and then nothing is pruned.
+    fn prune_scores(&self, _positions: &[Position], _out: &mut Vec<f32>) -> bool {
+        false
+    }
 }
 
 /// How a position was evaluated by [`static_evaluation`].

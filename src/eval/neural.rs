@@ -6,7 +6,7 @@ use std::cell::RefCell;
 
 use crate::error::{Error, Result};
 use crate::eval::{Evaluation, Evaluator};
-use crate::nn::encoding::encode;
+use crate::nn::encoding::{encode_sparse, raw_difference, RawBase, BACKGAMMON_RAW_INPUTS};
 use crate::nn::td::Nets;
 use crate::nn::{shipped, Mlp};
 use crate::position::Position;
@@ -16,17 +16,25 @@ pub struct Network {
     net: Mlp,
     /// The network for pure races, where the variant has one (backgammon).
     race: Option<Mlp>,
+    /// The pruning network ranking contact plays, where the variant has one
+    /// (the shipped backgammon networks; see [`Evaluator::prune_scores`]).
+    pruner: Option<Mlp>,
     name: String,
 }
 
 impl Network {
     pub fn shipped(variant: Variant) -> Network {
-        Network { net: shipped::network(variant).clone(), race: shipped::race_network(variant).cloned(), name: "network".into() }
+        Network {
+            net: shipped::network(variant).clone(),
+            race: shipped::race_network(variant).cloned(),
+            pruner: shipped::prune_network(variant).filter(|p| p.inputs == BACKGAMMON_RAW_INPUTS).cloned(),
+            name: "network".into(),
+        }
     }
 
     /// A network being trained, under a name of its own.
     pub fn from_mlp(net: Mlp, name: &str) -> Network {
-        Network { net, race: None, name: name.into() }
+        Network { net, race: None, pruner: None, name: name.into() }
     }
 
     /// The same network with `race` (if any) judging every pure race.
@@ -43,7 +51,7 @@ impl Network {
             None => (path, None),
         };
         let race = race.map(|race| read_network(race, variant)).transpose()?;
-        Ok(Network { net: read_network(contact, variant)?, race, name: format!("network={path}") })
+        Ok(Network { net: read_network(contact, variant)?, race, pruner: None, name: format!("network={path}") })
     }
 
     /// The network that judges `pos` (the same rule as self-play's players).
@@ -60,9 +68,15 @@ fn read_network(path: &str, variant: Variant) -> Result<Mlp> {
     Ok(net)
 }
 
+/// [`Network::prune_scores`]'s buffers (see `PRUNE_BUFFERS`).
+type PruneBuffers = (Vec<(u32, f32)>, Vec<f32>, Vec<f32>);
+
 thread_local! {
-    /// Input and hidden buffers, reused by every evaluation on a thread.
-    static BUFFERS: RefCell<(Vec<f32>, Vec<f32>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+    /// The sparse inputs, reused by every evaluation on a thread.
+    static BUFFER: RefCell<Vec<(u32, f32)>> = const { RefCell::new(Vec::new()) };
+    /// The pruning network's: inputs (the first sibling's, then each one's
+    /// difference to it), the first one's hidden sums and a sibling's.
+    static PRUNE_BUFFERS: RefCell<PruneBuffers> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
 impl Evaluator for Network {
@@ -71,22 +85,50 @@ impl Evaluator for Network {
     }
 
     fn evaluate(&self, pos: &Position) -> Evaluation {
-        BUFFERS.with(|b| {
-            let (x, hidden) = &mut *b.borrow_mut();
-            x.resize(self.net.inputs, 0.0);
-            encode(pos, x);
-            Evaluation::new(self.net_for(pos).forward(x, hidden))
+        BUFFER.with(|b| {
+            let active = &mut *b.borrow_mut();
+            let net = self.net_for(pos);
+            encode_sparse(pos, net.inputs, active);
+            Evaluation::new(net.evaluate_sparse(active))
         })
+    }
+
+    /// The pruning network's equities, for contact positions only (races
+    /// are judged by the race network, which the pruner was not trained on).
+    /// The positions are a roll's plays, so the hidden sums of each come
+    /// from those of the first and the raw inputs that differ
+    /// ([`Mlp::hidden_sums_plus`]): a deterministic function of the batch,
+    /// within 1e-5 of evaluating each on its own.
+    fn prune_scores(&self, positions: &[Position], out: &mut Vec<f32>) -> bool {
+        let Some(pruner) = &self.pruner else { return false };
+        if positions.iter().any(|p| p.is_race()) {
+            return false;
+        }
+        out.clear();
+        PRUNE_BUFFERS.with(|b| {
+            let (inputs, base, sums) = &mut *b.borrow_mut();
+            let Some(first) = positions.first() else { return };
+            encode_sparse(first, pruner.inputs, inputs);
+            pruner.hidden_sums(inputs, base);
+            out.push(Evaluation::new(pruner.outputs_from_sums(base)).equity());
+            let first = RawBase::new(first);
+            for pos in &positions[1..] {
+                raw_difference(&first, pos, inputs);
+                pruner.hidden_sums_plus(base, inputs, sums);
+                out.push(Evaluation::new(pruner.outputs_from_sums(sums)).equity());
+            }
+        });
+        true
     }
 
     fn evaluate_batch(&self, positions: &[Position], out: &mut Vec<Evaluation>) {
         out.clear();
-        BUFFERS.with(|b| {
-            let (x, hidden) = &mut *b.borrow_mut();
-            x.resize(self.net.inputs, 0.0);
+        BUFFER.with(|b| {
+            let active = &mut *b.borrow_mut();
             out.extend(positions.iter().map(|pos| {
-                encode(pos, x);
-                Evaluation::new(self.net_for(pos).forward(x, hidden))
+                let net = self.net_for(pos);
+                encode_sparse(pos, net.inputs, active);
+                Evaluation::new(net.evaluate_sparse(active))
             }));
         })
     }
@@ -113,7 +155,7 @@ mod tests {
         let bg = Rules::backgammon();
         let contact = shipped::network(Variant::Backgammon).clone();
         let race_net = Mlp::new(contact.inputs, 8, 5);
-        let net = Network { net: contact.clone(), race: Some(race_net.clone()), name: "test".into() };
+        let net = Network { net: contact.clone(), race: Some(race_net.clone()), pruner: None, name: "test".into() };
         let mut mine = [0i64; 25];
         let mut theirs = [0i64; 25];
         mine[8] = 10;
@@ -122,10 +164,10 @@ mod tests {
         let race = Position::from_arrays(bg, &mine, &theirs).unwrap();
         assert!(race.is_race());
         let start = Position::start(bg);
-        let mut x = vec![0.0; contact.inputs];
+        let mut x = Vec::new();
         let mut by = |mlp: &Mlp, pos: &Position| {
-            encode(pos, &mut x);
-            Evaluation::new(mlp.evaluate(&x))
+            encode_sparse(pos, mlp.inputs, &mut x);
+            Evaluation::new(mlp.evaluate_sparse(&x))
         };
         assert_eq!(net.evaluate(&race), by(&race_net, &race));
         assert_eq!(net.evaluate(&start), by(&contact, &start));
@@ -137,6 +179,54 @@ mod tests {
         crate::nn::encoding::check_inputs(shipped_race, Variant::Backgammon, "the shipped race network").unwrap();
         assert!(Network::shipped(Variant::Backgammon).race.is_some());
         assert!(Network::shipped(Variant::Nardy).race.is_none());
+    }
+
+    #[test]
+    fn the_search_evaluation_is_the_training_pass_within_a_millionth() {
+        use crate::nn::encoding::encode;
+        for rules in [Rules::backgammon(), Rules::nardy(), Rules::gulbara()] {
+            let net = Network::shipped(rules.variant);
+            let mut plays = Vec::new();
+            crate::movegen::MoveGen::new().legal_moves(&Position::start(rules), 6, 4, &mut plays);
+            for m in &plays {
+                let pos = m.position.flip();
+                let mut x = vec![0.0; net.net.inputs];
+                encode(&pos, &mut x);
+                let (a, b) = (net.evaluate(&pos).to_array(), net.net_for(&pos).evaluate(&x));
+                for k in 0..5 {
+                    assert!((a[k] - b[k]).abs() <= 1e-6, "{:?} {k}: {} vs {}", rules.variant, a[k], b[k]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pruning_scores_are_the_pruner_s_equities() {
+        let bg = Rules::backgammon();
+        let net = Network::shipped(bg.variant);
+        let pruner = net.pruner.as_ref().expect("backgammon ships a pruner");
+        let mut plays = Vec::new();
+        crate::movegen::MoveGen::new().legal_moves(&crate::bench::bench_positions(bg.variant)[2].0, 1, 1, &mut plays);
+        let children: Vec<Position> = plays.iter().map(|m| m.position.flip()).collect();
+        assert!(children.len() > 10 && children.iter().all(|c| !c.is_race()));
+        let mut scores = Vec::new();
+        assert!(net.prune_scores(&children, &mut scores));
+        let mut x = Vec::new();
+        for (c, s) in children.iter().zip(&scores) {
+            encode_sparse(c, pruner.inputs, &mut x);
+            let alone = Evaluation::new(pruner.evaluate_sparse(&x)).equity();
+            assert!((s - alone).abs() <= 1e-5, "{s} vs {alone}");
+        }
+        // It ranks like the full network: its best play is among the pruner's best six.
+        let full: Vec<f32> = children.iter().map(|c| net.evaluate(c).equity()).collect();
+        let best = (0..full.len()).min_by(|&a, &b| full[a].total_cmp(&full[b])).unwrap();
+        assert!(scores.iter().filter(|&&s| s < scores[best]).count() < 6);
+        // No pruner for races, nor for the nardy games.
+        let mut race = [0i64; 25];
+        race[3] = 15;
+        let race = Position::from_arrays(bg, &race, &race).unwrap();
+        assert!(!net.prune_scores(&[race], &mut scores));
+        assert!(!Network::shipped(Variant::Nardy).prune_scores(&[Position::start(Rules::nardy())], &mut scores));
     }
 
     #[test]

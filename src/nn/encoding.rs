@@ -20,6 +20,9 @@ pub const BACKGAMMON_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2 + 2 * CONTACT_FEATUR
 /// Hand-made backgammon features per side (see [`features`]).
 const CONTACT_FEATURES: usize = features::COUNT;
 pub const NARDY_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2 + 2;
+/// Backgammon's raw inputs (points, borne-off and pip counts, bars): the
+/// prefix of the encoding a pruning network takes, without the features.
+pub const BACKGAMMON_RAW_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2;
 
 pub fn input_count(variant: Variant) -> usize {
     match variant {
@@ -28,19 +31,84 @@ pub fn input_count(variant: Variant) -> usize {
     }
 }
 
+/// The units of a point with `n` checkers, each non-zero one given to
+/// `put` with its offset (0..4), in order.
 #[inline]
-fn point_units(n: u8, tail: f32, out: &mut [f32]) {
-    if n >= 1 {
-        out[0] = 1.0;
-    }
-    if n >= 2 {
-        out[1] = 1.0;
-    }
-    if n >= 3 {
-        out[2] = 1.0;
+fn point_units(n: u8, tail: f32, mut put: impl FnMut(usize, f32)) {
+    for k in 0..3 {
+        if n > k {
+            put(k as usize, 1.0);
+        }
     }
     if n > 3 {
-        out[3] = (n - 3) as f32 * tail;
+        put(3, (n - 3) as f32 * tail);
+    }
+}
+
+/// The raw inputs after the points, (input, value) in order: borne-off and
+/// pip counts, and in backgammon the bars; and how many there are.
+#[inline(always)]
+fn raw_scalars(pos: &Position) -> ([(usize, f32); 6], usize) {
+    let pips = pos.pips();
+    let mut out = [(0, 0.0); 6];
+    for (k, side) in [ME, THEM].into_iter().enumerate() {
+        out[2 * k] = (192 + 2 * k, pos.off(side) as f32 / 15.0);
+        out[2 * k + 1] = (193 + 2 * k, pips[side] as f32 / 200.0);
+    }
+    if pos.variant() == Variant::Backgammon {
+        out[4] = (196, pos.bar(ME) as f32 / 2.0);
+        out[5] = (197, pos.bar(THEM) as f32 / 2.0);
+        return (out, 6);
+    }
+    (out, 4)
+}
+
+/// A position whose siblings' raw inputs are taken as differences to its
+/// own ([`raw_difference`]).
+pub struct RawBase {
+    pos: Position,
+    scalars: [(usize, f32); 6],
+    n: usize,
+}
+
+impl RawBase {
+    pub fn new(pos: &Position) -> RawBase {
+        let (scalars, n) = raw_scalars(pos);
+        RawBase { pos: *pos, scalars, n }
+    }
+}
+
+/// The raw inputs (the points and [`raw_scalars`], no features) that differ
+/// between `base` and `pos`, each as (input, value in `pos` less value in
+/// `base`), in no particular order: what a network on the raw inputs adds
+/// to `base`'s hidden sums to get those of `pos` (a sibling play).
+pub fn raw_difference(base: &RawBase, pos: &Position, out: &mut Vec<(u32, f32)>) {
+    out.clear();
+    let tail = if pos.variant() == Variant::Backgammon { 0.5 } else { 0.25 };
+    for side in [ME, THEM] {
+        let (a, b) = (base.pos.counts(side), pos.counts(side));
+        let mut changed = 0u32;
+        for i in 0..24 {
+            changed |= ((a[i] != b[i]) as u32) << i;
+        }
+        while changed != 0 {
+            let i = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            let (mut old, mut new) = ([0f32; 4], [0f32; 4]);
+            point_units(a[i], tail, |k, v| old[k] = v);
+            point_units(b[i], tail, |k, v| new[k] = v);
+            for k in 0..4 {
+                if old[k] != new[k] {
+                    out.push(((side * 96 + 4 * i + k) as u32, new[k] - old[k]));
+                }
+            }
+        }
+    }
+    let (new, _) = raw_scalars(pos);
+    for (old, new) in base.scalars[..base.n].iter().zip(new) {
+        if old.1 != new.1 {
+            out.push((old.0 as u32, new.1 - old.1));
+        }
     }
 }
 
@@ -54,42 +122,68 @@ pub fn check_inputs(net: &Mlp, variant: Variant, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Fills `out` (`input_count` long, any previous contents) with the inputs of `pos`.
+/// Fills `out` (any previous contents) with the first `out.len()` inputs of
+/// `pos` (`input_count` of them for a full network, fewer for one that takes
+/// a prefix, as a pruning network does).
 pub fn encode(pos: &Position, out: &mut [f32]) {
     out.fill(0.0);
+    encode_with(pos, out.len(), |i, v| out[i] = v);
+}
+
+/// The non-zero inputs of `pos` below `limit` as (input, value) pairs in
+/// input order (what [`encode`] writes, without its zeros): the network's
+/// first layer adds only these.
+pub fn encode_sparse(pos: &Position, limit: usize, out: &mut Vec<(u32, f32)>) {
+    out.clear();
+    encode_with(pos, limit, |i, v| out.push((i as u32, v)));
+}
+
+/// The one encoder: gives `put` every input of `pos` below `limit` that may
+/// be non-zero, in increasing input order (zeros skipped); the features are
+/// not computed when the limit falls before them.
+#[inline(always)]
+fn encode_with(pos: &Position, limit: usize, mut put: impl FnMut(usize, f32)) {
+    let mut put = |i: usize, v: f32| {
+        if v != 0.0 && i < limit {
+            put(i, v)
+        }
+    };
     let variant = pos.variant();
     let tail = if variant == Variant::Backgammon { 0.5 } else { 0.25 };
     for side in [ME, THEM] {
         let base = side * 96;
-        for i in 0..24 {
-            point_units(pos.count(side, i), tail, &mut out[base + 4 * i..base + 4 * i + 4]);
+        let mut occupied = pos.occupied(side);
+        while occupied != 0 {
+            let i = occupied.trailing_zeros() as usize;
+            occupied &= occupied - 1;
+            point_units(pos.count(side, i), tail, |k, v| put(base + 4 * i + k, v));
         }
     }
-    let pips = pos.pips();
-    let mut k = 192;
-    for side in [ME, THEM] {
-        out[k] = pos.off(side) as f32 / 15.0;
-        out[k + 1] = pips[side] as f32 / 200.0;
-        k += 2;
+    let (scalars, n) = raw_scalars(pos);
+    for &(i, v) in &scalars[..n] {
+        put(i, v);
     }
+    let mut k = 192 + n;
     match variant {
         Variant::Backgammon => {
-            out[k] = pos.bar(ME) as f32 / 2.0;
-            out[k + 1] = pos.bar(THEM) as f32 / 2.0;
-            k += 2;
+            if k >= limit {
+                return;
+            }
             let flipped = pos.flip();
             for view in [pos, &flipped] {
-                out[k..k + CONTACT_FEATURES].copy_from_slice(&features::features(view));
+                for (j, v) in features::features(view).into_iter().enumerate() {
+                    put(k + j, v);
+                }
                 k += CONTACT_FEATURES;
             }
-            out[k] = pos.is_race() as u8 as f32;
+            put(k, pos.is_race() as u8 as f32);
         }
         Variant::Nardy | Variant::GulBara => {
-            out[k] = pos.all_home(ME) as u8 as f32;
-            out[k + 1] = pos.all_home(THEM) as u8 as f32;
+            put(k, pos.all_home(ME) as u8 as f32);
+            put(k + 1, pos.all_home(THEM) as u8 as f32);
             // Runs along the other side's path: in its own numbering.
-            out[k + 2] = longest_run(opponent_mask(variant, pos.occupied(ME))) as f32 / 6.0;
-            out[k + 3] = longest_run(pos.occupied(THEM)) as f32 / 6.0;
+            put(k + 2, longest_run(opponent_mask(variant, pos.occupied(ME))) as f32 / 6.0);
+            put(k + 3, longest_run(pos.occupied(THEM)) as f32 / 6.0);
         }
     }
 }
@@ -112,5 +206,51 @@ mod tests {
         encode(&n, &mut y);
         assert_eq!(&y[92..96], &[1.0, 1.0, 1.0, 3.0]);
         assert_eq!(longest_run(0b0111_0110), 3);
+    }
+
+    #[test]
+    fn the_sparse_encoding_is_the_dense_one_without_its_zeros() {
+        let mut rng = crate::dice::Dice::training(3);
+        let mut movegen = crate::movegen::MoveGen::new();
+        let mut plays = Vec::new();
+        for rules in [Rules::backgammon(), Rules::nardy(), Rules::gulbara()] {
+            let mut pos = Position::start(rules);
+            for _ in 0..60 {
+                let mut dense = vec![0.0; input_count(rules.variant)];
+                encode(&pos, &mut dense);
+                let mut sparse = Vec::new();
+                encode_sparse(&pos, dense.len(), &mut sparse);
+                let nonzero: Vec<(u32, f32)> = dense.iter().enumerate().filter(|(_, v)| **v != 0.0).map(|(i, v)| (i as u32, *v)).collect();
+                assert_eq!(sparse, nonzero);
+                // A prefix is the prefix.
+                let mut raw = vec![0.0; BACKGAMMON_RAW_INPUTS];
+                encode(&pos, &mut raw);
+                assert_eq!(raw, dense[..BACKGAMMON_RAW_INPUTS]);
+                encode_sparse(&pos, BACKGAMMON_RAW_INPUTS, &mut sparse);
+                assert_eq!(sparse, nonzero.iter().copied().filter(|&(i, _)| (i as usize) < BACKGAMMON_RAW_INPUTS).collect::<Vec<_>>());
+                // The raw difference to every play of a roll is the difference of the encodings.
+                let raw_count = if rules.variant == Variant::Backgammon { BACKGAMMON_RAW_INPUTS } else { 196 };
+                movegen.legal_moves(&pos, 6, 3, &mut plays);
+                let mut base = vec![0.0; raw_count];
+                encode(&plays[0].position, &mut base);
+                let raw_base = RawBase::new(&plays[0].position);
+                for m in &plays {
+                    let mut x = vec![0.0; raw_count];
+                    encode(&m.position, &mut x);
+                    let mut difference = Vec::new();
+                    raw_difference(&raw_base, &m.position, &mut difference);
+                    difference.sort_by_key(|&(i, _)| i);
+                    let expected: Vec<(u32, f32)> =
+                        (0..raw_count).filter(|&i| x[i] != base[i]).map(|i| (i as u32, x[i] - base[i])).collect();
+                    assert_eq!(difference, expected);
+                }
+                movegen.legal_moves(&pos, rng.die(), rng.die(), &mut plays);
+                let next = plays[rng.below(plays.len())].position;
+                if crate::eval::game_result(&next).is_some() {
+                    break;
+                }
+                pos = next.flip();
+            }
+        }
     }
 }

@@ -21,7 +21,7 @@
 //! Opposing checkers move up this mask (their bar at 0 towards my 24), mine
 //! move down it.
 
-use crate::dice::rolls;
+use crate::dice::ROLLS;
 use crate::position::{Position, BOARD_MASK, HOME_MASK, ME, THEM};
 
 /// How many features [`features`] returns.
@@ -115,8 +115,19 @@ fn trapped_checkers(pos: &Position) -> f32 {
 }
 
 /// The 21 distinct rolls, each with how many of the 36 it stands for.
+const WEIGHTED_ROLLS: [(u8, u8, u32); 21] = {
+    let mut out = [(0, 0, 0); 21];
+    let mut k = 0;
+    while k < 21 {
+        let (d1, d2, _) = ROLLS[k];
+        out[k] = (d1, d2, if d1 == d2 { 1 } else { 2 });
+        k += 1;
+    }
+    out
+};
+
 fn weighted_rolls() -> impl Iterator<Item = (u8, u8, u32)> {
-    rolls().into_iter().map(|(d1, d2, _)| (d1, d2, if d1 == d2 { 1 } else { 2 }))
+    WEIGHTED_ROLLS.into_iter()
 }
 
 /// The longest run of set bits in a mask, without wrapping.
@@ -236,20 +247,63 @@ fn shots_at_my_blots(pos: &Position) -> Shots {
 /// point among the 12 points ahead of it). 0 when nothing blocks.
 fn containment(pos: &Position) -> u32 {
     let mine = (pos.stacked(ME) << 1) & BOARD;
-    let fewest = (1..=9u32)
-        .map(|s| {
-            let window = BOARD & !((1u32 << (s + 1)) - 1) & ((1u32 << (s + 13)) - 1);
-            let blockers = mine & window;
-            if blockers == 0 {
-                return 36;
+    let mut fewest = 36;
+    for s in 1..=9u32 {
+        // My points on the 12 ahead of s (all on the board, s + 12 <= 21).
+        let window = (mine >> (s + 1)) & 0xFFF;
+        if window == 0 {
+            continue;
+        }
+        let top = s + 1 + (31 - window.leading_zeros());
+        let mut escaping = NON_DOUBLE_ESCAPES[window as usize] as u32;
+        for d in 1..=6 {
+            let mut x = s;
+            for _ in 0..4 {
+                x += d;
+                if x > 24 || mine & (1 << x) != 0 {
+                    break;
+                }
+                if x > top {
+                    escaping += 1;
+                    break;
+                }
             }
-            let beyond = BOARD & !((2u32 << (31 - blockers.leading_zeros())) - 1);
-            weighted_rolls().filter(|&(d1, d2, _)| landings_up(1 << s, (d1, d2), mine, 4) & beyond != 0).map(|(_, _, weight)| weight).sum()
-        })
-        .min()
-        .unwrap_or(36);
+        }
+        fewest = fewest.min(escaping);
+        if fewest == 0 {
+            break;
+        }
+    }
     36 - fewest
 }
+
+/// For [`containment`]: how many of the 36 rolls that are not doubles carry a
+/// checker past the furthest closed point of the 12 ahead of it (bit `j` of
+/// the index: the point `j + 1` pips ahead is closed; not 0).
+const NON_DOUBLE_ESCAPES: [u8; 4096] = {
+    let mut table = [0u8; 4096];
+    let mut w = 1usize;
+    while w < 4096 {
+        let top = 31 - (w as u32).leading_zeros() as usize;
+        let mut a = 1;
+        while a <= 6 {
+            let mut b = a + 1;
+            while b <= 6 {
+                let (ja, jb, jab) = (a - 1, b - 1, a + b - 1);
+                let (open_a, open_b, open_ab) = (w & (1 << ja) == 0, w & (1 << jb) == 0, w & (1 << jab) == 0);
+                let single = (ja > top && open_a) || (jb > top && open_b);
+                let both = jab > top && open_ab && (open_a || open_b);
+                if single || both {
+                    table[w] += 2;
+                }
+                b += 1;
+            }
+            a += 1;
+        }
+        w += 1;
+    }
+    table
+};
 
 /// The pips my checkers outside my home board need to get home (the bar
 /// counting as 25): how far I am from bearing off, which decides gammons.
@@ -396,6 +450,51 @@ mod tests {
         let free = position(&[(6, 15)], &[(3, 15)]);
         assert_eq!(forward_anchor(&free), 0);
         assert_eq!(trapped_checkers(&free), 0.0);
+    }
+
+    /// [`containment`] as first written: every roll walked from every point.
+    fn containment_by_walking(pos: &Position) -> u32 {
+        let mine = (pos.stacked(ME) << 1) & BOARD;
+        let fewest = (1..=9u32)
+            .map(|s| {
+                let window = BOARD & !((1u32 << (s + 1)) - 1) & ((1u32 << (s + 13)) - 1);
+                let blockers = mine & window;
+                if blockers == 0 {
+                    return 36;
+                }
+                let beyond = BOARD & !((2u32 << (31 - blockers.leading_zeros())) - 1);
+                weighted_rolls().filter(|&(d1, d2, _)| landings_up(1 << s, (d1, d2), mine, 4) & beyond != 0).map(|(_, _, w)| w).sum()
+            })
+            .min()
+            .unwrap_or(36);
+        36 - fewest
+    }
+
+    #[test]
+    fn the_containment_tables_agree_with_walking_every_roll() {
+        let mut rng = crate::dice::Dice::training(11);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..20_000 {
+            // Random made points for me, a blot or two, the rest on my 24.
+            let mut mine = [0i64; 25];
+            let mut left = 15;
+            for p in 1..=21 {
+                if left >= 2 && rng.below(3) == 0 {
+                    mine[p - 1] = 2;
+                    left -= 2;
+                }
+            }
+            mine[24] += left;
+            let p = Position::from_arrays(Rules::backgammon(), &mine, &{
+                let mut t = [0i64; 25];
+                t[0] = 15;
+                t
+            })
+            .unwrap();
+            assert_eq!(containment(&p), containment_by_walking(&p), "{mine:?}");
+            seen.insert(containment(&p));
+        }
+        assert!(seen.len() > 10, "{seen:?}");
     }
 
     #[test]

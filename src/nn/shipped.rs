@@ -2,7 +2,8 @@
 //!
 //! `weights/<variant>.tnn` are produced by `python scripts/train_td.py`,
 //! `weights/backgammon-race.tnn` by `python scripts/train_race.py` (see
-//! benches/README.md for the exact commands and seeds).
+//! benches/README.md for the exact commands and seeds), `weights/backgammon-prune.tnn` by
+//! `cargo run --release --example train_pruner`.
 
 use crate::nn::Mlp;
 use crate::variant::Variant;
@@ -13,6 +14,8 @@ static NARDY: &[u8] = include_bytes!("../../weights/nardy.tnn");
 static GULBARA: &[u8] = include_bytes!("../../weights/gulbara.tnn");
 /// Backgammon's race network, from `python scripts/train_race.py`.
 static BACKGAMMON_RACE: &[u8] = include_bytes!("../../weights/backgammon-race.tnn");
+/// Backgammon's pruning network, from `cargo run --release --example train_pruner`.
+static BACKGAMMON_PRUNE: &[u8] = include_bytes!("../../weights/backgammon-prune.tnn");
 
 /// The shipped network for a variant (parsed once).
 pub fn network(variant: Variant) -> &'static Mlp {
@@ -31,6 +34,17 @@ pub fn race_network(variant: Variant) -> Option<&'static Mlp> {
     static RACE: OnceLock<Mlp> = OnceLock::new();
     match variant {
         Variant::Backgammon => Some(RACE.get_or_init(|| Mlp::from_bytes(BACKGAMMON_RACE).expect("shipped weights are valid"))),
+        Variant::Nardy | Variant::GulBara => None,
+    }
+}
+
+/// The shipped pruning network, where a variant has one (backgammon): a
+/// small network on the raw inputs, trained on the contact network's 0-ply
+/// values, that ranks the plays of a roll at the leaves of a search.
+pub fn prune_network(variant: Variant) -> Option<&'static Mlp> {
+    static PRUNE: OnceLock<Mlp> = OnceLock::new();
+    match variant {
+        Variant::Backgammon => Some(PRUNE.get_or_init(|| Mlp::from_bytes(BACKGAMMON_PRUNE).expect("shipped weights are valid"))),
         Variant::Nardy | Variant::GulBara => None,
     }
 }

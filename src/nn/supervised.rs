@@ -36,6 +36,7 @@ fn label_config(ply: u8) -> SearchConfig {
         whole_cascades: true,
         cascade_width: 2_000,
         cancel: Default::default(),
+        prune: search::DEFAULT_PRUNE,
     }
 }
 

@@ -205,6 +205,7 @@ const ENGINE_OPTIONS: &[&str] = &[
     "inner_min",
     "inner_keep",
     "inner_margin",
+    "prune",
 ];
 
 impl PyEngine {
@@ -331,7 +332,7 @@ fn top_count(top: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
 impl PyEngine {
     /// `Engine(variant, ply=1, evaluator="network", threads=0, bearoff=True,
     /// filter_min=3, filter_keep=8, filter_margin=0.16, inner_min=1,
-    /// inner_keep=2, inner_margin=0.04, **rules)`.
+    /// inner_keep=2, inner_margin=0.04, prune=6, **rules)`.
     #[new]
     #[pyo3(signature = (variant = "backgammon", ply = None, **options), text_signature = "(variant='backgammon', ply=1, **options)")]
     fn new(py: Python<'_>, variant: &str, ply: Option<&Bound<'_, PyAny>>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
@@ -362,6 +363,7 @@ impl PyEngine {
                     "inner_keep" => config.inner_filter.keep = value.extract().map_err(|_| bad("a whole number >= 1"))?,
                     "inner_margin" => config.inner_filter.margin = value.extract().map_err(|_| bad("a number"))?,
                     "cascade_width" => config.cascade_width = value.extract().map_err(|_| bad("a whole number >= 1"))?,
+                    "prune" => config.prune = value.extract().map_err(|_| bad("a whole number >= 0"))?,
                     _ => py_rules.set_item(key, value)?,
                 }
             }
@@ -754,13 +756,14 @@ fn _duel(
 
 /// The benchmark: (variant, position, dice, ply, nodes, seconds, best play) per search.
 #[pyfunction]
-#[pyo3(signature = (variants, plies, threads = None), text_signature = "(variants, plies, threads=0)")]
+#[pyo3(signature = (variants, plies, threads = None, evaluator = "heuristic"), text_signature = "(variants, plies, threads=0, evaluator='heuristic')")]
 #[allow(clippy::type_complexity)] // the tuples Python receives, spelled out
 fn _bench(
     py: Python<'_>,
     variants: Vec<String>,
     plies: &Bound<'_, PyAny>,
     threads: Option<&Bound<'_, PyAny>>,
+    evaluator: &str,
 ) -> PyResult<Vec<(String, usize, (u8, u8), u8, u64, f64, String)>> {
     let variants: Vec<Variant> = variants.iter().map(|v| Variant::parse(v)).collect::<Result<_, _>>().map_err(value_error)?;
     // Plies: at most one run per ply (0..=MAX_PLY), repeats included.
@@ -773,7 +776,10 @@ fn _bench(
         return Err(PyValueError::new_err("plies lists at most 16 searches"));
     }
     let threads = threads_arg(threads, 0)?;
-    let rows = py.allow_threads(|| bench::run_bench(&variants, &plies, threads));
+    for &v in &variants {
+        evaluator_by_name(evaluator, v).map_err(value_error)?;
+    }
+    let rows = py.allow_threads(|| bench::run_bench_named(&variants, &plies, threads, evaluator)).map_err(value_error)?;
     Ok(rows.into_iter().map(|r| (r.variant.name().to_string(), r.position, r.dice, r.ply, r.nodes, r.seconds, r.best)).collect())
 }
 

@@ -145,6 +145,11 @@ pub struct SearchConfig {
     pub cascade_width: usize,
     /// Stops the search early (see the module doc); none by default.
     pub cancel: Cancel,
+    /// At the leaves (a roll's plays judged at 0-ply, the mover taking the
+    /// best): when the roll has more plays than this and the evaluator has
+    /// a pruning network ([`Evaluator::prune_scores`]), only the best
+    /// `prune` by that network get the full evaluation. 0: never prune.
+    pub prune: usize,
 }
 
 impl Default for SearchConfig {
@@ -159,9 +164,13 @@ impl Default for SearchConfig {
             whole_cascades: true,
             cascade_width: 2_000,
             cancel: Cancel::default(),
+            prune: DEFAULT_PRUNE,
         }
     }
 }
+
+/// [`SearchConfig::prune`] by default (see benches/README.md, "Search speed").
+pub const DEFAULT_PRUNE: usize = 6;
 
 impl SearchConfig {
     fn thread_count(&self) -> usize {
@@ -190,10 +199,46 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
-/// A direct-mapped cache of static evaluations.
+/// A direct-mapped cache of static evaluations. Its slots come from a
+/// pool kept per thread (a deep search's cache is megabytes: zeroing a new
+/// one for every decision cost more than a 1-ply search): each cache has a
+/// generation of its own, and a slot written by an older one reads as empty.
 struct EvalCache {
-    slots: Vec<Option<(Position, Evaluation, bool)>>,
+    slots: Vec<Slot>,
     mask: usize,
+    generation: u64,
+}
+
+#[derive(Clone, Copy)]
+struct Slot {
+    generation: u64,
+    pos: Position,
+    evaluation: Evaluation,
+    exact: bool,
+}
+
+thread_local! {
+    /// Slot arrays of dropped caches, for the next ones on this thread.
+    static SLOT_POOL: std::cell::RefCell<Vec<Vec<Slot>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Every cache's generation is new (0: a slot never written).
+static NEXT_GENERATION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// Slot arrays kept per thread.
+const POOLED: usize = 2;
+
+impl Drop for EvalCache {
+    fn drop(&mut self) {
+        let slots = std::mem::take(&mut self.slots);
+        // A thread being torn down has no pool left to return to: the slots are freed.
+        let _ = SLOT_POOL.try_with(|pool| {
+            let mut pool = pool.borrow_mut();
+            if pool.len() < POOLED {
+                pool.push(slots);
+            }
+        });
+    }
 }
 
 /// A small multiply-rotate hasher: the cache needs speed, not resistance.
@@ -216,7 +261,22 @@ impl Hasher for QuickHasher {
 impl EvalCache {
     fn new(bits: u8) -> EvalCache {
         let size = 1usize << bits;
-        EvalCache { slots: vec![None; size], mask: size - 1 }
+        let pooled = SLOT_POOL.try_with(|pool| {
+            let mut pool = pool.borrow_mut();
+            let k = pool.iter().position(|v| v.len() == size)?;
+            Some(pool.swap_remove(k))
+        });
+        let slots = pooled.ok().flatten().unwrap_or_else(|| {
+            let empty = Slot {
+                generation: 0,
+                pos: Position::start(crate::variant::Rules::backgammon()),
+                evaluation: Evaluation::default(),
+                exact: false,
+            };
+            vec![empty; size]
+        });
+        let generation = NEXT_GENERATION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        EvalCache { slots, mask: size - 1, generation }
     }
 
     fn slot(&self, pos: &Position) -> usize {
@@ -229,14 +289,16 @@ impl EvalCache {
     /// the slot to [`EvalCache::put`] it in.
     fn get(&self, pos: &Position) -> std::result::Result<(Evaluation, bool), usize> {
         let slot = self.slot(pos);
-        match &self.slots[slot] {
-            Some((p, e, exact)) if p == pos => Ok((*e, *exact)),
-            _ => Err(slot),
+        let s = &self.slots[slot];
+        if s.generation == self.generation && s.pos == *pos {
+            Ok((s.evaluation, s.exact))
+        } else {
+            Err(slot)
         }
     }
 
     fn put(&mut self, slot: usize, pos: &Position, e: Evaluation, exact: bool) {
-        self.slots[slot] = Some((*pos, e, exact));
+        self.slots[slot] = Slot { generation: self.generation, pos: *pos, evaluation: e, exact };
     }
 }
 
@@ -247,12 +309,38 @@ struct Worker<'a> {
     movegen: MoveGen,
     cache: EvalCache,
     nodes: u64,
+    /// Buffers of [`Worker::leaf_value`].
+    plays: Vec<Move>,
+    replies: Vec<Position>,
+    scores: Vec<f32>,
 }
 
 impl<'a> Worker<'a> {
+    /// A worker whose cache is sized for the search's depth: a 1-ply search
+    /// meets few positions twice, and zeroing a large cache for it costs more
+    /// than it saves (the cache changes no value and no node count).
     fn new(evaluator: &'a dyn Evaluator, config: &'a SearchConfig) -> Worker<'a> {
-        let bits = if config.ply == 0 { 4 } else { config.cache_bits };
-        Worker { evaluator, config, movegen: MoveGen::new(), cache: EvalCache::new(bits), nodes: 0 }
+        let bits = if config.ply == 0 { 4 } else { config.cache_bits.min(10 + 3 * config.ply) };
+        Worker::with_cache_bits(evaluator, config, bits)
+    }
+
+    /// The root's worker: it judges only the root's plays at 0-ply (the deep
+    /// search runs on [`parallel`]'s workers, each with its own cache).
+    fn root(evaluator: &'a dyn Evaluator, config: &'a SearchConfig) -> Worker<'a> {
+        Worker::with_cache_bits(evaluator, config, config.cache_bits.min(12))
+    }
+
+    fn with_cache_bits(evaluator: &'a dyn Evaluator, config: &'a SearchConfig, bits: u8) -> Worker<'a> {
+        Worker {
+            evaluator,
+            config,
+            movegen: MoveGen::new(),
+            cache: EvalCache::new(bits),
+            nodes: 0,
+            plays: Vec::new(),
+            replies: Vec::new(),
+            scores: Vec::new(),
+        }
     }
 
     /// Static evaluation for the player on roll; `true` when it is exact.
@@ -445,9 +533,44 @@ impl<'a> Worker<'a> {
             .invert()
     }
 
+    /// The mover's evaluation after its best play of d1-d2 at 0-ply (no
+    /// cascade): [`Worker::best_play_value`]'s leaves, the same values as
+    /// through [`Worker::choice_values`], in buffers kept by the worker. When
+    /// the pruning network may cut the plays (see [`SearchConfig::prune`]),
+    /// only its best `prune` are evaluated.
+    fn leaf_value(&mut self, pos: &Position, d1: u8, d2: u8) -> Evaluation {
+        let mut plays = std::mem::take(&mut self.plays);
+        let mut replies = std::mem::take(&mut self.replies);
+        self.movegen.legal_moves(pos, d1, d2, &mut plays);
+        replies.clear();
+        replies.extend(plays.iter().map(|m| m.position.flip()));
+        let keep = self.config.prune;
+        let mut scores = std::mem::take(&mut self.scores);
+        if keep > 0 && replies.len() > keep && self.evaluator.prune_scores(&replies, &mut scores) {
+            // The opponent's lowest equities are the mover's best plays; stable,
+            // so ties keep the move generator's order.
+            let mut order: Vec<usize> = (0..replies.len()).collect();
+            order.sort_by(|&a, &b| scores[a].total_cmp(&scores[b]));
+            let kept: Vec<Position> = order[..keep].iter().map(|&k| replies[k]).collect();
+            replies.clear();
+            replies.extend(kept);
+        }
+        let best = self
+            .static_evals(&replies)
+            .into_iter()
+            .map(|(e, _)| e.invert())
+            .max_by(|a, b| a.equity().total_cmp(&b.equity()))
+            .expect("a roll has at least one play");
+        (self.plays, self.replies, self.scores) = (plays, replies, scores);
+        best
+    }
+
     /// The mover's evaluation after its best play of d1-d2, each play judged
     /// at `plies` (after a 0-ply filter when `plies` >= 1).
     fn best_play_value(&mut self, pos: &Position, d1: u8, d2: u8, plies: u8, rolls: u32) -> Evaluation {
+        if plies == 0 && !(self.config.whole_cascades && cascades(pos.rules(), rolls, d1, d2)) {
+            return self.leaf_value(pos, d1, d2);
+        }
         let choices = self.roll_choices(pos, d1, d2, rolls, false);
         let values = self.choice_values(&choices);
         if plies == 0 {
@@ -513,7 +636,7 @@ pub fn evaluate(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position
 
 /// [`evaluate`] with `rolls` rolls of the game already made.
 pub fn evaluate_at(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position, rolls: u32) -> (Evaluation, u64) {
-    let mut root = Worker::new(evaluator, config);
+    let mut root = Worker::with_cache_bits(evaluator, config, 4);
     let (e, exact) = root.static_eval(pos);
     if config.ply == 0 || exact {
         return (e, root.nodes);
@@ -538,7 +661,7 @@ pub fn analyze(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position,
 /// double that cascades gives one candidate per distinct result of the
 /// mover's part, judged with the opponent's best play of its share.
 pub fn analyze_at(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position, d1: u8, d2: u8, rolls: u32) -> SearchResult {
-    let mut root = Worker::new(evaluator, config);
+    let mut root = Worker::root(evaluator, config);
     let mut choices = root.roll_choices(pos, d1, d2, rolls, true);
     let values = root.resolve_shares(&mut choices, root_share_keep(config));
     let mut order: Vec<usize> = (0..choices.len()).collect();
@@ -574,7 +697,7 @@ pub fn analyze_at(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Positi
 /// as a position where that player rolls next, the root filter's best at
 /// `config.ply`.
 pub fn best_share(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position, handover: &[(u8, u8)]) -> (crate::cascade::Share, u64) {
-    let mut root = Worker::new(evaluator, config);
+    let mut root = Worker::root(evaluator, config);
     let mut movegen = std::mem::take(&mut root.movegen);
     let mut score = |positions: &[Position]| root.mover_scores(positions);
     let shares = crate::cascade::pruned_shares(&mut movegen, pos, handover, config.cascade_width, &mut score);
@@ -734,6 +857,92 @@ mod tests {
             assert_eq!(a.candidates[0].play, b.candidates[0].play);
             assert!((a.candidates[0].equity - b.candidates[0].equity).abs() < 1e-6);
         }
+    }
+
+    /// The heuristic with a "pruning network" of its own: its exact
+    /// equities, or their negation (ranking the worst plays first).
+    struct SelfPruned {
+        inner: Heuristic,
+        reversed: bool,
+    }
+
+    impl Evaluator for SelfPruned {
+        fn name(&self) -> String {
+            "self-pruned".into()
+        }
+        fn evaluate(&self, pos: &Position) -> Evaluation {
+            self.inner.evaluate(pos)
+        }
+        fn prune_scores(&self, positions: &[Position], out: &mut Vec<f32>) -> bool {
+            out.clear();
+            out.extend(positions.iter().map(|p| {
+                let e = static_evaluation(&self.inner, p, true).0.equity();
+                if self.reversed {
+                    -e
+                } else {
+                    e
+                }
+            }));
+            true
+        }
+    }
+
+    #[test]
+    fn pruning_keeps_the_best_plays_at_the_leaves() {
+        let pos = crate::bench::bench_positions(Variant::Backgammon)[2].0;
+        let exact = SelfPruned { inner: Heuristic::new(Variant::Backgammon), reversed: false };
+        let worst = SelfPruned { inner: Heuristic::new(Variant::Backgammon), reversed: true };
+        for (d1, d2) in [(3, 1), (6, 6), (5, 2)] {
+            let unpruned = analyze(&exact, &SearchConfig { prune: 0, ..config(1, 1) }, &pos, d1, d2);
+            // A pruner that ranks by the evaluation itself always keeps each
+            // roll's best play: the same values, from fewer evaluations.
+            let pruned = analyze(&exact, &SearchConfig { prune: 2, ..config(1, 1) }, &pos, d1, d2);
+            let equities = |r: &SearchResult| r.candidates.iter().map(|c| (c.play.position, c.equity)).collect::<Vec<_>>();
+            assert_eq!(equities(&pruned), equities(&unpruned));
+            assert!(pruned.nodes < unpruned.nodes, "{} {}", pruned.nodes, unpruned.nodes);
+            // One that keeps the worst plays makes the opponent's replies worse,
+            // so the root's best looks better; pruning with the heuristic, which
+            // has no pruner, changes nothing at all.
+            let bad = analyze(&worst, &SearchConfig { prune: 2, ..config(1, 1) }, &pos, d1, d2);
+            assert!(
+                bad.candidates[0].equity > unpruned.candidates[0].equity + 1e-3,
+                "{} {}",
+                bad.candidates[0].equity,
+                unpruned.candidates[0].equity
+            );
+            let plain = analyze(&exact.inner, &SearchConfig { prune: 2, ..config(1, 1) }, &pos, d1, d2);
+            assert_eq!(equities(&plain), equities(&unpruned));
+            assert_eq!(plain.nodes, unpruned.nodes);
+        }
+    }
+
+    /// The shipped backgammon pruning network at 1 ply keeps the unpruned
+    /// choice in at least 36 of 40 fixed decisions (see
+    /// benches/README.md for 2-ply and the equity lost).
+    #[test]
+    fn the_shipped_pruner_keeps_the_unpruned_choices() {
+        let net = crate::eval::neural::Network::shipped(Variant::Backgammon);
+        let bg = Rules::backgammon();
+        let mut rng = crate::dice::Dice::duel(31);
+        let mut movegen = MoveGen::new();
+        let mut plays = Vec::new();
+        let (mut same, mut total, mut fewer) = (0, 0, 0);
+        let mut pos = Position::start(bg);
+        while total < 40 {
+            let (d1, d2) = (rng.die(), rng.die());
+            movegen.legal_moves(&pos, d1, d2, &mut plays);
+            if plays.len() > 1 && !pos.is_race() {
+                let pruned = analyze(&net, &config(1, 1), &pos, d1, d2);
+                let unpruned = analyze(&net, &SearchConfig { prune: 0, ..config(1, 1) }, &pos, d1, d2);
+                same += (pruned.candidates[0].play.position == unpruned.candidates[0].play.position) as usize;
+                fewer += (pruned.nodes < unpruned.nodes) as usize;
+                total += 1;
+            }
+            let next = plays[rng.below(plays.len())].position;
+            pos = if crate::eval::game_result(&next).is_some() { Position::start(bg) } else { next.flip() };
+        }
+        assert!(same >= 36, "{same} of {total}");
+        assert!(fewer >= 30, "{fewer} of {total}");
     }
 
     #[test]

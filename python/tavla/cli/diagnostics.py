@@ -15,6 +15,7 @@ def add_bench_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--variant", action="append", choices=tavla.VARIANTS, help="default: all")
     p.add_argument("--plies", type=int, nargs="+", default=[0, 1, 2])
     p.add_argument("--threads", type=int, default=0, help="0 = all cores")
+    p.add_argument("--evaluator", default="heuristic", help="heuristic (default), network, pubeval or pips")
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -26,7 +27,7 @@ def run_bench(args: argparse.Namespace) -> int:
             raise ValueError(f"--plies takes plies 0 to 4, not {ply}")
     if not 0 <= args.threads <= tavla.MAX_THREADS:
         raise ValueError(f"--threads must be 0 (all cores) to {tavla.MAX_THREADS}, not {args.threads}")
-    rows = _bench(args.variant or list(tavla.VARIANTS), args.plies, args.threads)
+    rows = _bench(args.variant or list(tavla.VARIANTS), args.plies, args.threads, args.evaluator)
     print(f"{'variant':<11} {'pos':>3} {'dice':>4} {'ply':>3} {'nodes':>10} {'ms':>9} {'nodes/s':>11}  best")
     for variant, k, (d1, d2), ply, nodes, seconds, best in rows:
         rate = nodes / seconds if seconds > 0 else 0.0
@@ -34,6 +35,7 @@ def run_bench(args: argparse.Namespace) -> int:
     nodes = sum(r[4] for r in rows)
     seconds = sum(r[5] for r in rows)
     print(f"total: {nodes} nodes in {seconds:.3f} s, {nodes / max(seconds, 1e-9):.0f} nodes/s")
+    print(f"signature: {nodes}")
     return 0
 
 
