@@ -42,6 +42,16 @@ def test_positions_evaluated_on_ray_are_the_ones_evaluated_here(local_cluster):
                                                e.lose_backgammon], abs=1e-6)
 
 
+def test_positions_rolled_out_on_ray_are_the_ones_rolled_out_here(local_cluster):
+    positions = random_positions("backgammon", 2, seed=9) + random_positions("nardy", 1, seed=9)
+    remote = cluster.rollout_positions(positions, trials=72, seed=4, variance_reduction=False)
+    for p, result in zip(positions, remote):
+        here = tavla.Engine(p.variant, ply=0, threads=2).rollout(p, trials=72, seed=4)
+        assert result["equity"] == pytest.approx(here.equity, abs=1e-9) and result["trials"] == here.trials
+    with pytest.raises(ValueError, match="no progress or threads"):
+        cluster.rollout_positions(positions, threads=2)
+
+
 def test_a_broken_match_is_refused_before_any_task(local_cluster):
     good = (DATA / "gnubg_3pt.mat").read_text()
     with pytest.raises(ValueError, match="match 1: line 7"):

@@ -1,7 +1,8 @@
 """Work fanned out over a Ray cluster (the optional extra ``tavla[cluster]``).
 
 When one machine is not enough (a season of matches to analyse, a thousand positions to roll out),
-each item becomes one Ray task: a whole match analysed, or one position rolled out. A task is a pure
+each item becomes one Ray task: a whole match analysed, one position rolled out, or a chunk of
+positions evaluated. A task is a pure
 function of its input (the match text, the position and the seed), so the answer is the one a single
 machine gives, whichever node runs it, and a task lost with its node is simply run again
 (``max_retries``). Inputs travel as text (the match file, the position's JSON form), so workers need
@@ -119,6 +120,31 @@ def evaluate_positions(positions: Sequence[Any], ply: int = 2, chunk: Optional[i
     return [probabilities for part in parts for probabilities in part]
 
 
+def _rollout_position(text: str, trials: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+    """One position rolled out (the task's body): ``Engine.rollout(...).to_dict()``."""
+    from tavla import formats
+
+    position = formats.parse(text)["position"]
+    return _engine(position.variant, 0, dict(position.rules)).rollout(position, trials=trials, seed=seed,
+                                                                     threads=1, **options).to_dict()
+
+
+def rollout_positions(positions: Sequence[Any], trials: int = 1296, seed: int = 0, address: Optional[str] = None,
+                      num_cpus: Optional[int] = None, **options: Any) -> list[dict[str, Any]]:
+    """Every position (the player on roll, before its roll) rolled out as one Ray task with
+    ``Engine.rollout(position, trials, seed, **options)`` (``ply``, ``variance_reduction``,
+    ``truncate``, ...; no ``progress``): each result's ``to_dict()``, the one a single machine gives
+    (a rollout's answer depends on its seed, not on its threads)."""
+    from tavla import formats
+
+    if "progress" in options or "threads" in options:
+        raise ValueError("rollout_positions takes no progress or threads (each task runs one thread)")
+    texts = [formats.to_json(p) for p in positions]
+    ray = connect(address, num_cpus)
+    task = ray.remote(max_retries=RETRIES)(_rollout_position)
+    return list(ray.get([task.remote(text, trials, seed, options) for text in texts]))
+
+
 def shutdown() -> None:
     """Leaves the cluster (a local instance stops)."""
     ray = _ray()
@@ -126,4 +152,4 @@ def shutdown() -> None:
         ray.shutdown()
 
 
-__all__ = ["connect", "analyze_matches", "evaluate_positions", "shutdown", "RETRIES"]
+__all__ = ["connect", "analyze_matches", "evaluate_positions", "rollout_positions", "shutdown", "RETRIES"]
