@@ -31,10 +31,10 @@ def openapi(client):
     return client.get("/v1/openapi.json").json()
 
 
-def wait_for(client, job_id, seconds=120):
+def wait_for(client, job_id, seconds=120, jobs="/v1/analyses"):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        job = client.get(f"/v1/analyses/{job_id}").json()
+        job = client.get(f"{jobs}/{job_id}").json()
         if job["state"] in ("done", "failed", "cancelled"):
             return job
         time.sleep(0.2)
@@ -147,11 +147,6 @@ def test_bad_rollout_requests_are_refused_at_once(client, openapi, body, words):
     assert words in post_checked(client, openapi, "/v1/rollouts", body, 422)["error"]
 
 
+
 def wait_for_rollout(client, job_id, seconds=120):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        job = client.get(f"/v1/rollouts/{job_id}").json()
-        if job["state"] in ("done", "failed", "cancelled"):
-            return job
-        time.sleep(0.2)
-    raise AssertionError(f"rollout {job_id} still {job['state']} after {seconds} s")
+    return wait_for(client, job_id, seconds, jobs="/v1/rollouts")

@@ -20,6 +20,25 @@ ANALYSES = "/v1/analyses"
 JOB_ERRORS: dict[Any, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "no job has this id (or it finished long ago and was forgotten)"},
 }
+JOB_START_ERRORS: dict[Any, dict[str, Any]] = {
+    503: {"model": ErrorOut, "description": "the most unfinished jobs the service runs at once are running"},
+}
+
+
+def add_job_routes(app: FastAPI, path: str, kind: str, jobs: JobStore, poll: str, cancel: str) -> None:
+    """``GET`` and ``DELETE`` of ``path/{job_id}``: a job of ``kind`` polled (``poll`` documents it)
+    and cancelled (``cancel``)."""
+
+    async def poll_job(job_id: str):
+        return job_out(jobs.get(job_id))
+
+    async def cancel_job(job_id: str):
+        return job_out(jobs.cancel(job_id))
+
+    app.get(path + "/{job_id}", response_model=JobOut, responses=JOB_ERRORS, tags=["analysis"],
+            operation_id=f"poll_{kind}", description=poll)(poll_job)
+    app.delete(path + "/{job_id}", response_model=JobOut, responses=JOB_ERRORS, tags=["analysis"],
+               operation_id=f"cancel_{kind}", description=cancel)(cancel_job)
 
 
 def job_out(job: Job) -> JobOut:
@@ -46,8 +65,8 @@ def analysis_work(request: AnalysisRequest, ply: int):
 
 
 def add_analysis_routes(app: FastAPI, settings: Settings, jobs: JobStore, responses: dict) -> None:
-    @app.post(ANALYSES, response_model=JobOut, status_code=202, responses={**responses, 503: {"model": ErrorOut,
-              "description": "the most unfinished jobs the service runs at once are running"}}, tags=["analysis"])
+    @app.post(ANALYSES, response_model=JobOut, status_code=202, responses={**responses, **JOB_START_ERRORS},
+              tags=["analysis"])
     async def start_analysis(request: AnalysisRequest):
         """Start analysing a match file: every checker play and cube decision judged at the game's cube
         and score, gnubg's marks, luck, and per player the error rates and PR (see ``tavla analyze``).
@@ -57,12 +76,6 @@ def add_analysis_routes(app: FastAPI, settings: Settings, jobs: JobStore, respon
             raise BadInput(f"ply {ply} is above this service's maximum {settings.max_ply}")
         return job_out(jobs.start("analysis", analysis_work(request, ply)))
 
-    @app.get(ANALYSES + "/{job_id}", response_model=JobOut, responses=JOB_ERRORS, tags=["analysis"])
-    async def poll_analysis(job_id: str):
-        """A job's state and progress (games analysed of the match's), and its result once done."""
-        return job_out(jobs.get(job_id))
-
-    @app.delete(ANALYSES + "/{job_id}", response_model=JobOut, responses=JOB_ERRORS, tags=["analysis"])
-    async def cancel_analysis(job_id: str):
-        """Cancel a job: it stops after the game it is analysing; a finished job is left as it is."""
-        return job_out(jobs.cancel(job_id))
+    add_job_routes(app, ANALYSES, "analysis", jobs,
+                   poll="A job's state and progress (games analysed of the match's), and its result once done.",
+                   cancel="Cancel a job: it stops after the game it is analysing; a finished job is left as it is.")

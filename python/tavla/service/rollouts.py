@@ -9,19 +9,19 @@ from fastapi import FastAPI
 
 import tavla
 
-from .analyses import JOB_ERRORS, job_out
+from .analyses import JOB_START_ERRORS, add_job_routes, job_out
 from .config import Settings
 from .jobs import JobStore, Progress
 from .positions import BadInput, parse_source
-from .schemas import ErrorOut, JobOut, RolloutRequest
+from .schemas import JobOut, RolloutRequest
 
 ROLLOUTS = "/v1/rollouts"
 
 
 def add_rollout_routes(app: FastAPI, settings: Settings, jobs: JobStore, responses: dict,
                        cube_of: Callable[[Any, Any], Any]) -> None:
-    @app.post(ROLLOUTS, response_model=JobOut, status_code=202, responses={**responses, 503: {"model": ErrorOut,
-              "description": "the most unfinished jobs the service runs at once are running"}}, tags=["analysis"])
+    @app.post(ROLLOUTS, response_model=JobOut, status_code=202, responses={**responses, **JOB_START_ERRORS},
+              tags=["analysis"])
     async def start_rollout(request: RolloutRequest):
         """Start rolling a position out (the player on roll, before its roll): cubeless, and cubeful too
         under the request's ``cube`` or the one the position records; with variance reduction,
@@ -50,12 +50,6 @@ def add_rollout_routes(app: FastAPI, settings: Settings, jobs: JobStore, respons
 
         return job_out(jobs.start("rollout", work))
 
-    @app.get(ROLLOUTS + "/{job_id}", response_model=JobOut, responses=JOB_ERRORS, tags=["analysis"])
-    async def poll_rollout(job_id: str):
-        """A rollout's state and progress (trials played of those asked), and its result once done."""
-        return job_out(jobs.get(job_id))
-
-    @app.delete(ROLLOUTS + "/{job_id}", response_model=JobOut, responses=JOB_ERRORS, tags=["analysis"])
-    async def cancel_rollout(job_id: str):
-        """Cancel a rollout: it stops after the batch of trials it is playing."""
-        return job_out(jobs.cancel(job_id))
+    add_job_routes(app, ROLLOUTS, "rollout", jobs,
+                   poll="A rollout's state and progress (trials played of those asked), and its result once done.",
+                   cancel="Cancel a rollout: it stops after the batch of trials it is playing.")
