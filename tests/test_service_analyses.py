@@ -136,6 +136,39 @@ def test_a_rollout_job_is_cancelled(client, openapi):
     assert done["state"] == "cancelled" and done["done"] < 100_000
 
 
+@pytest.mark.parametrize("jobs,body", [
+    # A 2-ply rollout's first batch of trials, or a 2-ply analysis's decision: each tens of seconds.
+    ("/v1/rollouts", {"position": {"variant": "backgammon"}, "trials": 100_000, "ply": 2}),
+    ("/v1/analyses", {"mat": MAT, "ply": 2}),
+])
+def test_a_deleted_job_stops_its_engine_at_once_and_frees_the_worker(client, openapi, jobs, body):
+    job = post_checked(client, openapi, jobs, body, 202)
+    deadline = time.monotonic() + 30
+    while client.get(f"{jobs}/{job['id']}").json()["state"] == "queued" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)  # well into its engine work
+    asked = time.monotonic()
+    assert client.delete(f"{jobs}/{job['id']}").status_code == 200
+    done = wait_for(client, job["id"], jobs=jobs)
+    assert done["state"] == "cancelled" and done["error"] == "cancelled", done
+    assert time.monotonic() - asked < 2.0
+    # The one job worker is free: a short job runs to its end.
+    quick = post_checked(client, openapi, "/v1/rollouts", {"position": {"variant": "backgammon"}, "trials": 36}, 202)
+    assert wait_for_rollout(client, quick["id"], seconds=30)["state"] == "done"
+
+
+def test_the_job_time_limit_stops_an_engine_call_in_the_middle():
+    store = JobStore(workers=1, time_limit=0.5)
+    engine = tavla.Engine("backgammon", ply=0, threads=1)
+    job = store.start("test", lambda progress: progress.engine(engine).rollout(tavla.Position.start(), trials=10**6, ply=2))
+    started = time.monotonic()
+    while not job.is_final and time.monotonic() - started < 10:
+        time.sleep(0.01)
+    assert job.state == "cancelled" and job.error == "ran past the job time limit"
+    assert time.monotonic() - started < 2.0
+    store.close()
+
+
 @pytest.mark.parametrize("body,words", [
     ({"position": {"variant": "backgammon"}, "trials": 10**6}, "trials"),
     ({"position": {"variant": "backgammon"}, "ply": 3}, "ply"),

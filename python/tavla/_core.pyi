@@ -507,8 +507,8 @@ class Engine:
     ) -> list[PlayRollout]: ...
     def _best_move_nodes(self, position: Position, d1: int, d2: int) -> tuple[Move, int]: ...
     def with_cancel(self, token: CancelToken) -> Engine:
-        """This engine with searches that stop at once, raising Cancelled, when ``token`` is cancelled
-        or past its deadline (cheap: one a call is fine)."""
+        """This engine with searches and rollouts that stop at once, raising Cancelled, when ``token``
+        is cancelled or past its deadline (cheap: one a call is fine)."""
 
 @final
 class CancelToken:

@@ -536,7 +536,9 @@ impl PyEngine {
     /// `target_error`: stop once the equity's standard error is at most this
     /// (checked every 144 trials, after `min_trials`). `progress(done,
     /// trials, equity)` is called after each batch (False stops). The same
-    /// answer on any number of `threads` (default: the engine's).
+    /// answer on any number of `threads` (default: the engine's). An engine
+    /// made `with_cancel` stops within the trial it plays once its token is
+    /// cancelled, raising `Cancelled`.
     #[pyo3(signature = (position, trials = None, seed = None, *, threads = None, cube = None, variance_reduction = None,
                         stratify_second = None, truncate = None, stop_at_bearoff = None, ply = None, min_trials = None,
                         target_error = None, rolls = None, progress = None),
@@ -584,7 +586,9 @@ impl PyEngine {
         let r = super::rollout::with_progress(py, progress, |report| {
             crate::rollout::analysis::rollout_position(self.evaluator.as_ref(), &self.config, &policy, &pos, &settings, report)
         })?;
-        Ok(super::rollout::result(r.map_err(value_error)?))
+        let r = r.map_err(value_error)?;
+        self.check_cancelled()?; // the engine's cancel token stopped it: what was played comes back as an error
+        Ok(super::rollout::result(r))
     }
 
     /// The best `top` plays (1 to 32) of `dice` (a pair), by the engine's
@@ -657,7 +661,9 @@ impl PyEngine {
                 report,
             )
         })?;
-        super::rollout::play_rollouts(py, plays.map_err(value_error)?)
+        let plays = plays.map_err(value_error)?;
+        self.check_cancelled()?;
+        super::rollout::play_rollouts(py, plays)
     }
 
     /// (best play, nodes searched): for benchmarks.

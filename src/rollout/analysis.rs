@@ -176,7 +176,7 @@ pub struct Rollout {
     /// Cubeful equity, points per starting cube (with a cube state).
     pub cubeful: Option<Estimate>,
     pub trials: usize,
-    /// The progress callback stopped the rollout.
+    /// The progress callback, or the engine's cancel token, stopped the rollout.
     pub cancelled: bool,
 }
 
@@ -365,6 +365,10 @@ impl<'a> Roller<'a> {
             Some(Finish::Draw) => {}
             None => {
                 for k in 0..MAX_ROLLS {
+                    // A cancelled rollout's trials end at once (their results are dropped by `run`).
+                    if self.play.cancel.is_cancelled() {
+                        break;
+                    }
                     let pos = *board.position();
                     let mine = board.seat() == root;
                     if let Some((won, points)) = game_result(&pos) {
@@ -462,6 +466,12 @@ impl<'a> Roller<'a> {
                     self.trial(start, *root, done + j / starts.len())
                 },
             );
+            // The engine's cancel token stopped this batch's trials part-way: their results are no
+            // trials, so the rollout ends with the batches before it, marked cancelled.
+            if self.play.cancel.is_cancelled() {
+                cancelled = true;
+                break;
+            }
             for (j, r) in results.iter().enumerate() {
                 sums[j % starts.len()].add(r);
             }
@@ -699,6 +709,38 @@ mod tests {
         let stopped = rollout_position(&ev, &engine(), &policy, &pos, &settings, Some(&mut |_: &RolloutProgress| false)).unwrap();
         assert!(stopped.cancelled);
         assert_eq!(stopped.trials, BATCH);
+    }
+
+    #[test]
+    fn the_engines_cancel_token_stops_a_rollout_within_its_batch() {
+        let ev = Network::shipped(Variant::Backgammon);
+        let pos = midgame(Variant::Backgammon, 3);
+        let settings = RolloutSettings { trials: 100 * BATCH, truncate: Some(2), ..RolloutSettings::default() };
+        let policy = CubePolicy::of(Variant::Backgammon);
+        let cancel = crate::search::Cancel::new(None);
+        let config = SearchConfig { cancel: cancel.clone(), ..engine() };
+        // Cancelled during the second batch (from the progress report of the first): that batch's
+        // trials are dropped, the first batch's kept.
+        let r = rollout_position(
+            &ev,
+            &config,
+            &policy,
+            &pos,
+            &settings,
+            Some(&mut |_: &RolloutProgress| {
+                cancel.cancel();
+                true
+            }),
+        )
+        .unwrap();
+        assert!(r.cancelled);
+        assert_eq!(r.trials, BATCH);
+        // Cancelled before it starts: no trial at all, at once (untruncated, 14,400 trials are seconds).
+        let t = std::time::Instant::now();
+        let none = rollout_position(&ev, &config, &policy, &pos, &RolloutSettings { truncate: None, ..settings }, None).unwrap();
+        assert!(none.cancelled);
+        assert_eq!(none.trials, 0);
+        assert!(t.elapsed().as_secs_f64() < 0.5, "{:?}", t.elapsed());
     }
 
     #[test]

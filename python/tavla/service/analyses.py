@@ -55,7 +55,8 @@ def analysis_work(request: AnalysisRequest, ply: int):
 
     def work(progress: Progress) -> dict[str, Any]:
         progress(0, len(match["games"]))
-        report = analysis.analyze_match(tavla.Engine("backgammon", ply=ply), match, progress=progress)
+        report = analysis.analyze_match(progress.engine(tavla.Engine("backgammon", ply=ply)), match,
+                                        progress=progress)
         if not request.decisions:
             report.pop("decisions")
             report.pop("rolls")
@@ -78,4 +79,4 @@ def add_analysis_routes(app: FastAPI, settings: Settings, jobs: JobStore, respon
 
     add_job_routes(app, ANALYSES, "analysis", jobs,
                    poll="A job's state and progress (games analysed of the match's), and its result once done.",
-                   cancel="Cancel a job: it stops after the game it is analysing; a finished job is left as it is.")
+                   cancel="Cancel a job: it stops within the decision it is analysing; a finished job is left as it is.")

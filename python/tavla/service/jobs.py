@@ -5,8 +5,10 @@ answers its start at once with an id; ``GET`` says its state and progress and, o
 ``DELETE`` cancels it. Jobs run on their own small pool of threads, so that they never hold up the
 engine workers that answer hints, and the store is bounded: at most ``max_jobs`` unfinished at once
 (more answer 503), finished ones kept ``keep_seconds`` and then forgotten (the oldest first when
-the store is full). Work reports progress through the ``Progress`` it is given, and that is where a
-cancel or the job time limit stops it: between two steps, never halfway through one.
+the store is full). Work reports progress through the ``Progress`` it is given, and runs its engines
+through ``progress.engine``: a cancel or the job time limit stops it at its next step, and also in the
+middle of an engine call (a deep search, a batch of rollout trials), which raises ``tavla.Cancelled``
+through the job's ``CancelToken`` within moments, so a cancelled job frees its worker at once.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
+
+from .._core import Cancelled, CancelToken
 
 
 class JobStopped(Exception):
@@ -48,6 +52,8 @@ class Job:
     error: Optional[str] = None
     finished: Optional[float] = None
     cancelled: threading.Event = field(default_factory=threading.Event)
+    # The engines' token while it runs (made when it starts, with the time limit as its deadline).
+    token: Optional[CancelToken] = None
 
     @property
     def is_final(self) -> bool:
@@ -58,9 +64,15 @@ class Progress:
     """What work calls as it goes: ``progress(done, total)``; it raises ``JobStopped`` when the job
     is cancelled or past its time limit, so work stops at its next step."""
 
-    def __init__(self, job: Job, deadline: float):
+    def __init__(self, job: Job, deadline: float, token: CancelToken):
         self.job = job
         self.deadline = deadline
+        self.token = token
+
+    def engine(self, engine: Any) -> Any:
+        """``engine`` stopped mid-call (raising ``tavla.Cancelled``) when the job is cancelled or past its
+        time limit."""
+        return engine.with_cancel(self.token)
 
     def __call__(self, done: int, total: int) -> None:
         self.job.done, self.job.total = done, total
@@ -103,15 +115,19 @@ class JobStore:
         return job
 
     def run(self, job: Job, work: Callable[[Progress], Any]) -> None:
+        # The token first, the cancel flag after: a cancel in between finds the token (see ``cancel``).
+        job.token = CancelToken(self.time_limit)
         if job.cancelled.is_set():
             self.finish(job, "cancelled", error="cancelled before it started")
             return
         job.state = "running"
-        progress = Progress(job, time.monotonic() + self.time_limit)
+        progress = Progress(job, time.monotonic() + self.time_limit, job.token)
         try:
             result = work(progress)
         except JobStopped as e:
             self.finish(job, "cancelled", error=str(e))
+        except Cancelled:  # an engine call stopped by the job's token
+            self.finish(job, "cancelled", error="cancelled" if job.cancelled.is_set() else "ran past the job time limit")
         except ValueError as e:  # bad input found on the way (a move the rules refuse...)
             self.finish(job, "failed", error=str(e))
         except Exception as e:  # noqa: BLE001 - a job must end in a state, whatever went wrong
@@ -135,8 +151,14 @@ class JobStore:
 
     def cancel(self, job_id: str) -> Job:
         job = self.get(job_id)
-        job.cancelled.set()
+        self.stop(job)
         return job
+
+    @staticmethod
+    def stop(job: Job) -> None:
+        job.cancelled.set()
+        if job.token is not None:
+            job.token.cancel()
 
     def forget_old(self) -> None:
         """Drops finished jobs past their keeping time, and the oldest finished beyond ``max_kept``."""
@@ -150,5 +172,5 @@ class JobStore:
     def close(self) -> None:
         with self.lock:
             for job in self.jobs.values():
-                job.cancelled.set()
+                self.stop(job)
         self.executor.shutdown(wait=False, cancel_futures=True)

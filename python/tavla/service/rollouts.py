@@ -41,7 +41,7 @@ def add_rollout_routes(app: FastAPI, settings: Settings, jobs: JobStore, respons
 
         def work(progress: Progress) -> dict[str, Any]:
             progress(0, request.trials)
-            result = engine.rollout(
+            result = progress.engine(engine).rollout(
                 position, trials=request.trials, seed=request.seed, cube=cube, ply=request.ply,
                 variance_reduction=request.variance_reduction, truncate=request.truncate,
                 stop_at_bearoff=request.stop_at_bearoff, target_error=request.target_error, rolls=request.rolls,
@@ -52,4 +52,4 @@ def add_rollout_routes(app: FastAPI, settings: Settings, jobs: JobStore, respons
 
     add_job_routes(app, ROLLOUTS, "rollout", jobs,
                    poll="A rollout's state and progress (trials played of those asked), and its result once done.",
-                   cancel="Cancel a rollout: it stops after the batch of trials it is playing.")
+                   cancel="Cancel a rollout: it stops within the trial it is playing (that batch of trials is dropped).")
