@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import select
 import socket
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import httpx
@@ -134,6 +136,55 @@ def test_the_service_closes_idle_connections():
         assert stop_server(server) == 0
 
 
+def trickled_until_closed(address: tuple, head: bytes, tail: bytes, every: float = 0.3, give_up: float = 10) -> float:
+    """Seconds from the first byte until the server closes a connection that sends ``head`` at once and
+    then ``tail`` a byte every ``every`` seconds (quicker than the keep-alive timeout: never idle)."""
+    with socket.create_connection(address, timeout=10) as s:
+        start = time.monotonic()
+        s.sendall(head)
+        for byte in tail:
+            if select.select([s], [], [], every)[0]:
+                assert s.recv(4096) == b"", "an answer to a request not yet all sent"
+                return time.monotonic() - start
+            try:
+                s.sendall(bytes([byte]))
+            except (BrokenPipeError, ConnectionResetError):
+                return time.monotonic() - start
+            if time.monotonic() - start > give_up:
+                break
+    return float("inf")
+
+
+def test_a_client_trickling_its_request_is_cut_off_without_holding_up_others():
+    server = start_server(workers=1, queue=1, max_ply=0, time_limit=2.0,
+                          extra=("--keep-alive", "1", "--request-timeout", "2"), startup_seconds=120)
+    try:
+        host, port = server.url.split("//")[1].rsplit(":", 1)
+        address = (host, int(port))
+        head = b"POST /v1/moves HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n"
+        cases = {"headers": (b"GET /v1/health HTTP/1.1\r\n", b"X-Padding: " + b"a" * 500),
+                 "body": (head + b"\r\n", b"{" + b" " * 499)}
+        closed: dict[str, float] = {}
+        clients = [threading.Thread(target=lambda k=k, v=v: closed.__setitem__(k, trickled_until_closed(address, *v)))
+                   for k, v in cases.items()]
+        for c in clients:
+            c.start()
+        # Meanwhile other clients are answered at once.
+        with httpx.Client(base_url=server.url, timeout=10) as c:
+            for _ in range(3):
+                start = time.monotonic()
+                assert c.get("/v1/health").status_code == 200
+                assert time.monotonic() - start < 2.0
+                time.sleep(0.3)
+        for c in clients:
+            c.join()
+        for k, seconds in closed.items():
+            assert 1.5 < seconds < 6, (k, seconds)
+        assert not [line for line in server.log if "Traceback" in line], server.log
+    finally:
+        assert stop_server(server) == 0
+
+
 def test_keep_alive_is_a_setting():
     from tavla.service.config import settings_from_env
 
@@ -141,6 +192,9 @@ def test_keep_alive_is_a_setting():
     assert settings_from_env({"TAVLA_KEEP_ALIVE": "2"}).keep_alive == 2
     with pytest.raises(ValueError, match="keep alive must be 1 to 3600"):
         settings_from_env({"TAVLA_KEEP_ALIVE": "0"})
+    assert Settings().request_timeout == 30 and settings_from_env({"TAVLA_REQUEST_TIMEOUT": "2.5"}).request_timeout == 2.5
+    with pytest.raises(ValueError, match="request timeout must be 1 to 3600"):
+        settings_from_env({"TAVLA_REQUEST_TIMEOUT": "0.5"})
 
 
 def test_the_bear_off_tables_are_built_at_start_up():

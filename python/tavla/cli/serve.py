@@ -26,6 +26,8 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--job-time-limit", type=float, help="seconds a job may run (default 1800; env TAVLA_JOB_TIME_LIMIT)")
     p.add_argument("--keep-alive", type=int, help="seconds before an idle keep-alive connection is closed "
                    "(default 5; env TAVLA_KEEP_ALIVE)")
+    p.add_argument("--request-timeout", type=float, help="seconds a client may take to send a whole request, "
+                   "headers and body (default 30; env TAVLA_REQUEST_TIMEOUT)")
     p.add_argument("--quiet", "--no-access-log", dest="quiet", action="store_true",
                    help="no access log (by default one line per request)")
 

@@ -34,6 +34,9 @@ class Settings:
     max_jobs: int = 8  # unfinished jobs at once; more answer 503
     job_time_limit: float = 1800.0  # seconds a job may run before it is stopped
     keep_alive: int = 5  # seconds an idle keep-alive connection stays open before the server closes it
+    # Seconds a client has to send a whole request, headers and body, from its first byte: a client that
+    # trickles it (slowloris) has its connection closed then, however steadily the bytes come.
+    request_timeout: float = 30.0
 
     def check(self) -> "Settings":
         """Refuse settings that cannot work, naming the one at fault."""
@@ -62,6 +65,8 @@ class Settings:
             raise ValueError(f"job time limit must be positive, not {self.job_time_limit}")
         if not 1 <= self.keep_alive <= 3600:
             raise ValueError(f"keep alive must be 1 to 3600 seconds, not {self.keep_alive}")
+        if not 1 <= self.request_timeout <= 3600:
+            raise ValueError(f"request timeout must be 1 to 3600 seconds, not {self.request_timeout}")
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port must lie in 0..65535, not {self.port}")
         return self

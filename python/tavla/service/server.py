@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import math
 import signal
@@ -11,6 +12,7 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Iterator, Optional
 
+import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -49,7 +51,15 @@ class IdleClosingProtocol(H11Protocol):
     while a request's headers are still coming, so a connection that sends nothing, or stalls in its
     headers, for ``timeout_keep_alive`` seconds is closed (uvicorn alone arms it only after a first
     answer: a connection that never sent a request stayed open for ever). Once a request's headers are
-    in, the timer is off until its answer is complete, as before."""
+    in, the timer is off until its answer is complete, as before.
+
+    Bytes that keep coming re-arm that timer, so a client trickling its request (slowloris: a byte a
+    second, for ever) would hold its connection; so a second timer bounds the whole request: armed at
+    its first byte, never re-armed by more, off once the request (headers and body) is complete, it
+    closes the connection after ``request_timeout`` seconds (the ``request_timeout`` setting)."""
+
+    request_timeout: float = 30.0
+    request_timer: Optional[asyncio.TimerHandle] = None
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
@@ -57,7 +67,42 @@ class IdleClosingProtocol(H11Protocol):
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)  # cancels the timer; a complete request's headers keep it off
+        self.bound_request_time()
         self.arm_idle_timeout()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()  # may start a pipelined request already (partly) received
+        self.bound_request_time()
+
+    def connection_lost(self, exc: Optional[Exception]) -> None:
+        self.stop_request_timer()
+        super().connection_lost(exc)
+
+    def receiving(self) -> bool:
+        """Whether a request has begun and is not yet all in: its body is coming, or bytes of its
+        headers are buffered (h11's state stays IDLE until the headers are complete)."""
+        state = self.conn.their_state
+        return state is h11.SEND_BODY or (state is h11.IDLE and bool(self.conn.trailing_data[0]))
+
+    def bound_request_time(self) -> None:
+        if not self.receiving() or self.transport.is_closing():
+            self.stop_request_timer()
+        elif self.request_timer is None:
+            self.request_timer = self.loop.call_later(self.request_timeout, self.request_timed_out)
+
+    def stop_request_timer(self) -> None:
+        if self.request_timer is not None:
+            self.request_timer.cancel()
+            self.request_timer = None
+
+    def request_timed_out(self) -> None:
+        self.request_timer = None
+        if self.receiving() and not self.transport.is_closing():
+            # No answer can be sent before the headers are in (nor while the app reads the body): the
+            # connection is closed, and an app waiting for the body is told the client went away.
+            logging.getLogger("uvicorn.error").warning(
+                "closing a connection whose request took over %s s to arrive", self.request_timeout)
+            self.transport.close()
 
     def arm_idle_timeout(self) -> None:
         serving = self.cycle is not None and not self.cycle.response_complete
@@ -81,12 +126,14 @@ def server_for(settings: Settings, access_log: bool = True) -> BannerServer:
     """The uvicorn server of the service: errors and warnings logged, and one access-log line per
     request unless ``access_log`` is False. A stop lets the requests in flight finish, up to
     ``shutdown_timeout``; a connection idle for ``settings.keep_alive`` seconds (after an answer, or before
-    its first request is in) is closed."""
+    its first request is in), or still sending a request ``settings.request_timeout`` seconds after its
+    first byte, is closed."""
+    protocol = type("ServiceProtocol", (IdleClosingProtocol,), {"request_timeout": settings.request_timeout})
     config = uvicorn.Config(create_app(settings), host=settings.host, port=settings.port, log_level="warning",
                             access_log=access_log, server_header=False,
                             timeout_graceful_shutdown=shutdown_timeout(settings),
                             # An idle connection is closed after this: idle clients hold no socket for ever.
-                            timeout_keep_alive=settings.keep_alive, http=IdleClosingProtocol)
+                            timeout_keep_alive=settings.keep_alive, http=protocol)
     if access_log:
         # log_level "warning" keeps uvicorn's start-up chatter out; the access log logs at INFO.
         logging.getLogger("uvicorn.access").setLevel(logging.INFO)
@@ -129,6 +176,7 @@ def serve(args: argparse.Namespace) -> int:
         max_jobs=getattr(args, "max_jobs", None),
         job_time_limit=getattr(args, "job_time_limit", None),
         keep_alive=getattr(args, "keep_alive", None),
+        request_timeout=getattr(args, "request_timeout", None),
     )
     server = server_for(settings, access_log=not getattr(args, "quiet", False))
     try:
