@@ -54,6 +54,19 @@ def test_a_cancelled_engine_search_raises_cancelled_at_once():
             tavla.CancelToken(seconds=bad)
 
 
+def test_a_worker_keeps_a_bounded_set_of_engines_whatever_rule_sets_are_asked():
+    from tavla.service.engine_pool import ENGINES_PER_WORKER
+
+    pool = EnginePool(Settings(workers=1))
+    positions = [tavla.Position.start("gulbara", cascade_after_rolls=k) for k in range(3 * ENGINES_PER_WORKER)]
+    made = [pool.engine(p, 1) for p in positions]
+    assert len(pool.local.engines) == ENGINES_PER_WORKER
+    # The most recently used are kept (the same engine again), the oldest made anew.
+    assert pool.engine(positions[-1], 1) is made[-1]
+    assert pool.engine(positions[0], 1) is not made[0]
+    pool.close()
+
+
 def test_the_pool_cancels_a_search_past_the_time_limit():
     pool = EnginePool(Settings(workers=1, queue=0, time_limit=0.3))
     engine = tavla.Engine("backgammon", ply=4, threads=1)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, Optional
 
@@ -25,6 +26,12 @@ import tavla
 from tavla._core import _bearoff_info
 
 from .config import Settings
+
+
+# Engines each worker keeps, the most recently used: one per variant, ply and rule set asked for. Requests
+# choose the rule options (gul bara's alone have thousands of sets), and an engine holds its own copy of
+# the networks (50 KB to 0.4 MB), so an unbounded set grew with every new rule set a client sent.
+ENGINES_PER_WORKER = 16
 
 
 class Busy(RuntimeError):
@@ -48,12 +55,17 @@ class EnginePool:
 
     def engine(self, position: Any, ply: int) -> Any:
         """This worker's engine for the position's variant and rule options at a ply, made on first
-        use (on the worker, since making one may take a while)."""
-        engines = self.local.__dict__.setdefault("engines", {})
+        use (on the worker, since making one may take a while), the least recently used dropped past
+        ``ENGINES_PER_WORKER``."""
+        engines: OrderedDict = self.local.__dict__.setdefault("engines", OrderedDict())
         rules = dict(position.rules)
         key = (position.variant, ply, tuple(sorted(rules.items())))
-        if key not in engines:
+        if key in engines:
+            engines.move_to_end(key)
+        else:
             engines[key] = tavla.Engine(position.variant, ply=ply, **rules)
+            if len(engines) > ENGINES_PER_WORKER:
+                engines.popitem(last=False)
         return engines[key]
 
     def warm_up(self) -> float:
