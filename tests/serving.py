@@ -11,7 +11,16 @@ from typing import Any, Iterator
 
 import httpx
 import jsonschema
+import pytest
 import uvicorn
+
+
+def arrays(points: dict) -> list:
+    """A side's 25 counts (points 1 to 24, then the bar) from {point: checkers}."""
+    a = [0] * 25
+    for p, n in points.items():
+        a[p - 1] = n
+    return a
 
 
 def free_port() -> int:
@@ -45,6 +54,20 @@ def http_client(app: Any, timeout: float = 60) -> Iterator[httpx.Client]:
     """An HTTP client of ``app`` served on loopback (as ``running``)."""
     with running(app) as url, httpx.Client(base_url=url, timeout=timeout) as client:
         yield client
+
+
+def client_fixture(settings: Any = None, timeout: float = 60) -> Any:
+    """A module's ``client`` fixture (``client = client_fixture(Settings(...))``): an HTTP client of the
+    service made with ``settings`` (the defaults if None), served on loopback for the module's tests."""
+
+    @pytest.fixture(scope="module")
+    def client() -> Iterator[httpx.Client]:
+        from tavla.service import create_app
+
+        with http_client(create_app(settings), timeout=timeout) as c:
+            yield c
+
+    return client
 
 
 def post_checked(client: httpx.Client, openapi: dict, path: str, body: Any, status: int = 200) -> Any:

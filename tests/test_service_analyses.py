@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the service needs the serve extra (fastapi, uvicorn)")
 
 import tavla  # noqa: E402
-from serving import http_client, post_checked  # noqa: E402
+from serving import client_fixture, http_client, post_checked  # noqa: E402
 from tavla import analysis, formats  # noqa: E402
 from tavla.service import Settings, create_app  # noqa: E402
 from tavla.service.jobs import JobStore  # noqa: E402
@@ -20,15 +20,7 @@ DATA = Path(__file__).parent / "data"
 MAT = (DATA / "gnubg_3pt.mat").read_text()
 
 
-@pytest.fixture(scope="module")
-def client():
-    with http_client(create_app(Settings(max_jobs=2)), timeout=30) as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
-def openapi(client):
-    return client.get("/v1/openapi.json").json()
+client = client_fixture(Settings(max_jobs=2), timeout=30)
 
 
 def wait_for(client, job_id, seconds=120, jobs="/v1/analyses"):
@@ -178,7 +170,6 @@ def test_the_job_time_limit_stops_an_engine_call_in_the_middle():
 ])
 def test_bad_rollout_requests_are_refused_at_once(client, openapi, body, words):
     assert words in post_checked(client, openapi, "/v1/rollouts", body, 422)["error"]
-
 
 
 def wait_for_rollout(client, job_id, seconds=120):

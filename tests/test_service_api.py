@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the service needs the serve extra (fastapi, uvicorn)")
 
 import tavla  # noqa: E402
-from serving import check_against_schema, running  # noqa: E402
+from serving import post_checked as post, check_against_schema, running  # noqa: E402
 from tavla.sampling import random_positions  # noqa: E402
 from tavla.service import Settings, create_app, positions  # noqa: E402
 from tavla.service.config import settings_from_env, with_overrides  # noqa: E402
@@ -40,18 +40,6 @@ def base():
 def client(base):
     with httpx.Client(base_url=base, timeout=10) as c:
         yield c
-
-
-@pytest.fixture(scope="module")
-def openapi(client):
-    return client.get("/v1/openapi.json").json()
-
-
-def post(client, openapi, path, body, status):
-    r = client.post(path, json=body)
-    assert r.status_code == status, r.text
-    check_against_schema(openapi, "post", path, r)
-    return r.json()
 
 
 START_BG = {"variant": "backgammon"}

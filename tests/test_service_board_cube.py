@@ -17,6 +17,7 @@ pytest.importorskip("selenium.webdriver", reason="the board test needs selenium"
 
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
+from serving import arrays  # noqa: E402
 from test_service_board import (  # noqa: E402,F401
     CHROMEDRIVER, CHROMIUM, base, browser, open_board, record_requests, requests_sent, state, wait)
 
@@ -24,14 +25,6 @@ pytestmark = pytest.mark.skipif(
     CHROMIUM is None or not os.path.exists(CHROMEDRIVER),
     reason="needs Debian's chromium and chromium-driver (scripts/test installs them)",
 )
-
-
-def arrays(points):
-    """25 counts from {point: checkers}."""
-    a = [0] * 25
-    for p, n in points.items():
-        a[p - 1] = n
-    return a
 
 
 # A bear-off the side with WINNING wins about 95% of the time, with no gammon left: double, pass.

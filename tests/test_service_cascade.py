@@ -4,14 +4,13 @@ share of what it passes on. Over a real loopback server with the real ``tavla.En
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
 pytest.importorskip("fastapi", reason="the service needs the serve extra (fastapi, uvicorn)")
 
 import tavla  # noqa: E402
-from serving import check_against_schema, running  # noqa: E402
-from tavla.service import Settings, create_app  # noqa: E402
+from serving import client_fixture, post_checked as post  # noqa: E402
+from tavla.service import Settings  # noqa: E402
 
 
 GB = "gulbara"
@@ -24,23 +23,7 @@ STUCK_MINE = [0, 0, 3, 0, 3, 0, 2, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 
 STUCK_THEIRS = [0, 1, 1, 0, 2, 0, 3, 0, 3, 0, 0, 0, 0, 1, 0, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0]
 
 
-@pytest.fixture(scope="module")
-def client():
-    with running(create_app(Settings(workers=1, default_ply=0, max_ply=1, time_limit=30))) as url:
-        with httpx.Client(base_url=url, timeout=60) as c:
-            yield c
-
-
-@pytest.fixture(scope="module")
-def openapi(client):
-    return client.get("/v1/openapi.json").json()
-
-
-def post(client, openapi, path, body, status=200):
-    r = client.post(path, json=body)
-    assert r.status_code == status, r.text
-    check_against_schema(openapi, "post", path, r)
-    return r.json()
+client = client_fixture(Settings(workers=1, default_ply=0, max_ply=1, time_limit=30), timeout=60)
 
 
 def position_of(out):

@@ -4,55 +4,29 @@ and against ``tavla.Engine`` called directly."""
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
 pytest.importorskip("fastapi", reason="the service needs the serve extra (fastapi, uvicorn)")
 
 import tavla  # noqa: E402
-from serving import check_against_schema, running  # noqa: E402
+from serving import arrays, client_fixture, post_checked as post  # noqa: E402
 from tavla import formats  # noqa: E402
-from tavla.service import Settings, create_app  # noqa: E402
+from tavla.service import Settings  # noqa: E402
 
 
 BG = "backgammon"
 
 
-def arrays(mine: dict, theirs: dict) -> tuple[list, list]:
-    m, t = [0] * 25, [0] * 25
-    for point, n in mine.items():
-        m[point - 1] = n
-    for point, n in theirs.items():
-        t[point - 1] = n
-    return m, t
-
-
 # A race 62 pips to 73 with nothing to hit: a double the opponent must pass.
-PASS_MINE, PASS_THEIRS = arrays({6: 4, 5: 3, 4: 3, 3: 2, 2: 2, 1: 1}, {6: 3, 5: 3, 4: 3, 3: 2, 2: 2, 9: 2})
+PASS_MINE, PASS_THEIRS = arrays({6: 4, 5: 3, 4: 3, 3: 2, 2: 2, 1: 1}), arrays({6: 3, 5: 3, 4: 3, 3: 2, 2: 2, 9: 2})
 
 
-@pytest.fixture(scope="module")
-def client():
-    with running(create_app(Settings(workers=2, default_ply=1, max_ply=2, time_limit=20))) as url:
-        with httpx.Client(base_url=url, timeout=30) as c:
-            yield c
-
-
-@pytest.fixture(scope="module")
-def openapi(client):
-    return client.get("/v1/openapi.json").json()
+client = client_fixture(Settings(workers=2, default_ply=1, max_ply=2, time_limit=20), timeout=30)
 
 
 @pytest.fixture(scope="module")
 def engine():
     return tavla.Engine(BG, ply=1)
-
-
-def post(client, openapi, path, body, status=200):
-    r = client.post(path, json=body)
-    assert r.status_code == status, r.text
-    check_against_schema(openapi, "post", path, r)
-    return r.json()
 
 
 def test_cube_route_is_in_the_schema(openapi):

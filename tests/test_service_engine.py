@@ -11,30 +11,14 @@ import pytest
 pytest.importorskip("fastapi", reason="the service needs the serve extra (fastapi, uvicorn)")
 
 import tavla  # noqa: E402
-from serving import check_against_schema, running  # noqa: E402
+from serving import client_fixture, post_checked as post, running  # noqa: E402
 from tavla.service import Settings, create_app  # noqa: E402
 
 VARIANTS = ["backgammon", "nardy", "gulbara"]
 PROBABILITIES = ["win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"]
 
 
-@pytest.fixture(scope="module")
-def client():
-    with running(create_app(Settings(workers=2, default_ply=0, max_ply=2, time_limit=20))) as url:
-        with httpx.Client(base_url=url, timeout=30) as c:
-            yield c
-
-
-@pytest.fixture(scope="module")
-def openapi(client):
-    return client.get("/v1/openapi.json").json()
-
-
-def post(client, openapi, path, body, status=200):
-    r = client.post(path, json=body)
-    assert r.status_code == status, r.text
-    check_against_schema(openapi, "post", path, r)
-    return r.json()
+client = client_fixture(Settings(workers=2, default_ply=0, max_ply=2, time_limit=20), timeout=30)
 
 
 def assert_probabilities_consistent(p, eps=1e-6):  # the engine computes in 32-bit floats

@@ -34,11 +34,6 @@ def client(base):
         yield c
 
 
-@pytest.fixture(scope="module")
-def openapi(client):
-    return client.get("/v1/openapi.json").json()
-
-
 START = {"position": {"variant": "backgammon"}}
 
 

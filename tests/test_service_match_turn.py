@@ -12,22 +12,13 @@ import pytest
 pytest.importorskip("fastapi", reason="the service needs the serve extra (fastapi, uvicorn)")
 
 import tavla  # noqa: E402
-from serving import http_client, post_checked  # noqa: E402
-from tavla.service import Settings, create_app  # noqa: E402
+from serving import client_fixture, post_checked  # noqa: E402
+from tavla.service import Settings  # noqa: E402
 
 ROUTE = "/v1/match-turn"
 
 
-@pytest.fixture(scope="module")
-def client():
-    settings = Settings(workers=1, default_ply=0, max_ply=1, time_limit=30, max_game_body=256 * 1024)
-    with http_client(create_app(settings)) as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
-def openapi(client):
-    return client.get("/v1/openapi.json").json()
+client = client_fixture(Settings(workers=1, default_ply=0, max_ply=1, time_limit=30, max_game_body=256 * 1024))
 
 
 def new(client, openapi, status=200, variant="backgammon", **settings):

@@ -12,21 +12,12 @@ import pytest
 pytest.importorskip("fastapi", reason="the service needs the serve extra (fastapi, uvicorn)")
 
 import tavla  # noqa: E402
-from serving import http_client, post_checked_response  # noqa: E402
+from serving import client_fixture, post_checked_response  # noqa: E402
 from tavla import formats  # noqa: E402
 from tavla.sampling import random_positions  # noqa: E402
-from tavla.service import create_app  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def client():
-    with http_client(create_app(), timeout=20) as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
-def openapi(client):
-    return client.get("/v1/openapi.json").json()
+client = client_fixture(None, timeout=20)
 
 
 post = post_checked_response

@@ -14,8 +14,8 @@ import pytest
 pytest.importorskip("fastapi", reason="the service needs the serve extra (fastapi, uvicorn)")
 
 import tavla  # noqa: E402
-from serving import check_against_schema, http_client, post_checked  # noqa: E402
-from tavla.service import Settings, create_app  # noqa: E402
+from serving import client_fixture, check_against_schema, post_checked  # noqa: E402
+from tavla.service import Settings  # noqa: E402
 
 GB = "gulbara"
 # My 18-point (their 6-point) is blocked: I cannot play a single 6.
@@ -27,16 +27,7 @@ STUCK_THEIRS = [0, 1, 1, 0, 2, 0, 3, 0, 3, 0, 0, 0, 0, 1, 0, 1, 0, 2, 0, 1, 0, 0
 MAX_BODY = 4096
 
 
-@pytest.fixture(scope="module")
-def client():
-    settings = Settings(workers=1, default_ply=0, max_ply=1, time_limit=30, max_body=MAX_BODY, max_game_body=64 * 1024)
-    with http_client(create_app(settings)) as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
-def openapi(client):
-    return client.get("/v1/openapi.json").json()
+client = client_fixture(Settings(workers=1, default_ply=0, max_ply=1, time_limit=30, max_body=MAX_BODY, max_game_body=64 * 1024))
 
 
 post = post_checked
