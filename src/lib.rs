@@ -57,7 +57,7 @@ pub use error::{Error, Result};
 pub use game::{Game, Phase};
 pub use movegen::{legal_moves, Move, MoveGen, Play, Step};
 pub use position::Position;
-pub use variant::{FenceRule, HeadException, OptionValue, Rules, Variant};
+pub use variant::{FenceRule, HeadException, OpeningRoll, OptionValue, Rules, Variant};
 
 /// A thread count where 0 asks for one thread per core (the convention of
 /// every `threads` setting, in Rust and in Python).
