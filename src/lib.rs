@@ -89,6 +89,16 @@ mod perft_pins {
     }
 
     #[test]
+    fn nardy_head_exception_readings() {
+        // The reference generator (tests/reference/rules_ref.py) gives the same counts.
+        for (reading, counts) in [("blocked", vec![13, 172, 4_509]), ("head_blocked", vec![13, 165, 4_173])] {
+            let mut rules = Rules::nardy();
+            rules.set("first_turn_head_exception", &crate::OptionValue::Str(reading.into())).unwrap();
+            assert_eq!(perft(rules, 3), counts, "{reading}");
+        }
+    }
+
+    #[test]
     fn gulbara() {
         assert_eq!(perft(Rules::gulbara(), 3), vec![43, 1_816, 82_323]);
     }

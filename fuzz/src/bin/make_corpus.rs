@@ -307,10 +307,10 @@ fn main() {
     let mut c = Corpus::new("rules");
     c.add("backgammon\nnext_game_starter=s:alternate\n");
     c.add("nardy\nfence_rule=s:home\nfirst_turn_head_exception=s:blocked\nkoks=b:true\nlast_roll_draw=i:1\n");
-    c.add("nardy\nfirst_turn_head_exception=s:head_blocked\nopening_roll=s:single_dice\n");
     c.add("long-nardy\nhead_rule=b:false\n");
     c.add("gulbara\nhead_rule=b:true\nexact_bearoff=on\ncascade_after_rolls=i:0\nfence_rule=ahead\n");
     c.add("Gul Bara\ncascade_after_rolls=i:300\nkoks=maybe\n");
+    c.add("nardy\nfirst_turn_head_exception=s:head_blocked\nopening_roll=s:single_dice\n");
 
     let mut c = Corpus::new("cube_state");
     for p in cube_positions.iter().step_by(53).take(12) {
