@@ -57,7 +57,7 @@ pub use error::{Error, Result};
 pub use game::{Game, Phase};
 pub use movegen::{legal_moves, Move, MoveGen, Play, Step};
 pub use position::Position;
-pub use variant::{FenceRule, HeadException, OptionValue, Rules, Variant};
+pub use variant::{FenceRule, HeadException, OpeningRoll, OptionValue, Rules, Variant};
 
 /// A thread count where 0 asks for one thread per core (the convention of
 /// every `threads` setting, in Rust and in Python).
@@ -86,6 +86,16 @@ mod perft_pins {
     #[test]
     fn nardy() {
         assert_eq!(perft(Rules::nardy(), 3), vec![13, 166, 4_201]);
+    }
+
+    #[test]
+    fn nardy_head_exception_readings() {
+        // The reference generator (tests/reference/rules_ref.py) gives the same counts.
+        for (reading, counts) in [("blocked", vec![13, 172, 4_509]), ("head_blocked", vec![13, 165, 4_173])] {
+            let mut rules = Rules::nardy();
+            rules.set("first_turn_head_exception", &crate::OptionValue::Str(reading.into())).unwrap();
+            assert_eq!(perft(rules, 3), counts, "{reading}");
+        }
     }
 
     #[test]

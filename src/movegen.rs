@@ -220,6 +220,7 @@ impl MoveGen {
         let first_turn = pos.count(ME, HEAD) + head_used == 15;
         let base: u8 = match rules.first_turn_head_exception {
             HeadException::Listed if first_turn && matches!(die, 3 | 4 | 6) => 2,
+            HeadException::HeadBlocked if first_turn && matches!(die, 3 | 4 | 6) && head_path_stops_at_their_head(pos, die) => 2,
             HeadException::Blocked if first_turn => {
                 // "One head checker" counts the whole cascade, earlier steps included.
                 if self.can_play_full_one_number(pos, die, count, 1u8.saturating_sub(head_used)) {
@@ -398,6 +399,25 @@ impl MoveGen {
     }
 }
 
+/// The `head_blocked` reading's test: the first closed point on a lone head
+/// checker's path (24 - d, 24 - 2d, ...) is the opponent's head, my point 12.
+/// A checker the opponent has already moved can stop the path earlier, and
+/// then only one checker may leave the head.
+fn head_path_stops_at_their_head(pos: &Position, die: u8) -> bool {
+    let blocked = pos.blocked();
+    let mut point = HEAD as i32 + 1 - die as i32;
+    while point >= 1 {
+        if blocked & (1 << (point - 1)) != 0 {
+            return point == THEIR_HEAD_POINT;
+        }
+        point -= die as i32;
+    }
+    false
+}
+
+/// The opponent's head in the nardy games, in the mover's numbering.
+const THEIR_HEAD_POINT: i32 = 12;
+
 /// Whether the mover may end its turn in `pos` under the six-fence rule.
 ///
 /// A fence is six consecutive points along the opponent's path, so the check
@@ -539,6 +559,36 @@ mod tests {
             for b in 1..=6 {
                 assert_eq!(results(&listed, a, b), results(&blocked, a, b), "{a}-{b}");
             }
+        }
+    }
+
+    fn nardy_with(option: &str, value: &str) -> Rules {
+        let mut rules = Rules::nardy();
+        rules.set(option, &OptionValue::Str(value.into())).unwrap();
+        rules
+    }
+
+    #[test]
+    fn head_blocked_worked_example() {
+        // RULES.md section 3: after White's opening 5-5 (24/4 in its numbering, a
+        // checker on Black's 16), Black's 4-4 gives 24/20(2) under listed and
+        // blocked, and 24/20 alone under head_blocked.
+        let black = arrays(&[(24, 15)]);
+        let white = arrays(&[(24, 14), (4, 1)]);
+        for (exception, want) in [
+            ("listed", arrays(&[(24, 13), (20, 2)])),
+            ("blocked", arrays(&[(24, 13), (20, 2)])),
+            ("head_blocked", arrays(&[(24, 14), (20, 1)])),
+        ] {
+            let p = Position::from_arrays(nardy_with("first_turn_head_exception", exception), &black, &white).unwrap();
+            assert_eq!(results(&p, 4, 4), vec![want.map(|x| x as u8)], "{exception}");
+        }
+        // From the start position the opponent's head is the first closed point
+        // for 6, 4 and 3: head_blocked plays these like listed.
+        let start = Position::start(nardy_with("first_turn_head_exception", "head_blocked"));
+        let listed = Position::start(Rules::nardy());
+        for d in 1..=6 {
+            assert_eq!(results(&start, d, d), results(&listed, d, d), "{d}-{d}");
         }
     }
 

@@ -52,6 +52,28 @@ pub enum HeadException {
     /// A second head checker may leave on the first turn exactly when one alone
     /// cannot play the roll in full.
     Blocked,
+    /// Two head checkers with 6-6, 4-4 or 3-3 on the first turn, and only when
+    /// the first closed point on a lone head checker's path is the opponent's head.
+    HeadBlocked,
+}
+
+impl HeadException {
+    pub fn name(self) -> &'static str {
+        match self {
+            HeadException::Listed => "listed",
+            HeadException::Blocked => "blocked",
+            HeadException::HeadBlocked => "head_blocked",
+        }
+    }
+}
+
+/// Long nardy's first roll of the game (RULES.md section 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpeningRoll {
+    /// The starter rolls both dice again for its first turn.
+    Reroll,
+    /// The starter plays the two roll-off dice (so it never opens with a double).
+    SingleDice,
 }
 
 /// Which six-point fences (primes) a player may hold at the end of a turn.
@@ -84,6 +106,8 @@ pub struct Rules {
     pub head_rule: bool,
     pub first_turn_head_exception: HeadException,
     pub fence_rule: FenceRule,
+    /// Nardy: whether the starter rolls again or plays the roll-off dice.
+    pub opening_roll: OpeningRoll,
     /// Gul bara: bear off only with the exact number.
     pub exact_bearoff: bool,
     /// Nardy and gul bara: a triple result when the loser is caught far back.
@@ -97,7 +121,7 @@ pub struct Rules {
 
 /// The names accepted by [`Rules::set`], per variant, for error messages.
 const COMMON_OPTIONS: &[&str] = &["next_game_starter"];
-const NARDY_OPTIONS: &[&str] = &["first_turn_head_exception", "fence_rule", "koks", "last_roll_draw"];
+const NARDY_OPTIONS: &[&str] = &["first_turn_head_exception", "opening_roll", "fence_rule", "koks", "last_roll_draw"];
 const GULBARA_OPTIONS: &[&str] =
     &["head_rule", "first_turn_head_exception", "fence_rule", "exact_bearoff", "koks", "last_roll_draw", "cascade_after_rolls"];
 
@@ -136,6 +160,7 @@ impl Rules {
             variant,
             head_rule: variant == Variant::Nardy,
             first_turn_head_exception: HeadException::Listed,
+            opening_roll: OpeningRoll::Reroll,
             fence_rule: if variant == Variant::Nardy { FenceRule::Ahead } else { FenceRule::None },
             exact_bearoff: false,
             koks: false,
@@ -153,6 +178,13 @@ impl Rules {
     }
     pub fn gulbara() -> Rules {
         Rules::new(Variant::GulBara)
+    }
+
+    /// Whether the starter plays the two roll-off dice as its first roll
+    /// (short backgammon, and long nardy with `opening_roll = single_dice`)
+    /// rather than rolling both dice again.
+    pub fn starter_plays_opening_dice(&self) -> bool {
+        self.variant == Variant::Backgammon || self.opening_roll == OpeningRoll::SingleDice
     }
 
     fn allowed_options(&self) -> Vec<&'static str> {
@@ -183,7 +215,19 @@ impl Rules {
                 self.first_turn_head_exception = match value.as_str(name)? {
                     "listed" => HeadException::Listed,
                     "blocked" => HeadException::Blocked,
-                    other => return Err(Error::new(format!("first_turn_head_exception must be \"listed\" or \"blocked\", not {other:?}"))),
+                    "head_blocked" => HeadException::HeadBlocked,
+                    other => {
+                        return Err(Error::new(format!(
+                            "first_turn_head_exception must be \"listed\", \"blocked\" or \"head_blocked\", not {other:?}"
+                        )))
+                    }
+                }
+            }
+            "opening_roll" => {
+                self.opening_roll = match value.as_str(name)? {
+                    "reroll" => OpeningRoll::Reroll,
+                    "single_dice" => OpeningRoll::SingleDice,
+                    other => return Err(Error::new(format!("opening_roll must be \"reroll\" or \"single_dice\", not {other:?}"))),
                 }
             }
             "fence_rule" => {
@@ -221,10 +265,11 @@ impl Rules {
                     "koks" => OptionValue::Bool(self.koks),
                     "last_roll_draw" => OptionValue::Bool(self.last_roll_draw),
                     "cascade_after_rolls" => OptionValue::Int(self.cascade_after_rolls as i64),
-                    "first_turn_head_exception" => OptionValue::Str(
-                        match self.first_turn_head_exception {
-                            HeadException::Listed => "listed",
-                            HeadException::Blocked => "blocked",
+                    "first_turn_head_exception" => OptionValue::Str(self.first_turn_head_exception.name().into()),
+                    "opening_roll" => OptionValue::Str(
+                        match self.opening_roll {
+                            OpeningRoll::Reroll => "reroll",
+                            OpeningRoll::SingleDice => "single_dice",
                         }
                         .into(),
                     ),

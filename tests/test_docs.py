@@ -55,8 +55,6 @@ def test_documented_defaults_and_values_are_the_engines(variant, option, values)
 
 
 @pytest.mark.parametrize("variant,keywords", [
-    ("nardy", {"first_turn_head_exception": "head_blocked"}),
-    ("nardy", {"opening_roll": "single_dice"}),
     ("dutch", {}),
     ("acey_deucey", {}),
 ])

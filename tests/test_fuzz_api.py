@@ -204,10 +204,10 @@ BEYOND_THREADS = beyond(LIMITS["threads"])
 DIE = near(1, 6)
 VARIANT = st.one_of(st.sampled_from(list(tavla.VARIANTS)), st.sampled_from(list(tavla.VARIANTS)),
                     st.sampled_from(["", "Backgammon", "chess", "nardy ", "\x00", "gul bara"]), ANYTHING)
-RULE_NAMES = ["head_rule", "fence_rule", "first_turn_head_exception", "cascade_after_rolls", "exact_bearoff",
+RULE_NAMES = ["head_rule", "fence_rule", "first_turn_head_exception", "opening_roll", "cascade_after_rolls", "exact_bearoff",
               "last_roll_draw", "koks", "next_game_starter", "jacoby", "beaver", "cube"]
 RULE_VALUES = st.one_of(st.booleans(), st.integers(-3, 10), st.sampled_from(HUGE),
-                        st.sampled_from(["ahead", "home", "blocked", "yes", "winner", "", "none"]), ANYTHING)
+                        st.sampled_from(["ahead", "home", "blocked", "head_blocked", "single_dice", "yes", "winner", "", "none"]), ANYTHING)
 # Keywords the tests pass themselves are no rule names here (they would be given twice).
 TAKEN = {"seed", "threads", "players", "trace_decay", "race", "trials", "count", "rolls", "top", "starter"}
 RULES = st.dictionaries(st.one_of(st.sampled_from(RULE_NAMES), st.text(max_size=12).filter(lambda k: k not in TAKEN)),

@@ -211,3 +211,16 @@ def test_game_from_a_position_saves_and_replays_from_there():
     g.play_out(("greedy", "random"), seed=1)
     back = tavla.Game.from_json(g.to_json())
     assert back.history == g.history and back.result == g.result
+
+
+def test_nardy_single_dice_opening_plays_the_roll_off_dice():
+    g = tavla.Game("nardy", seed=1, opening_roll="single_dice")
+    assert g.roll_off((5, 2)) == 0
+    assert g.phase == "move" and g.dice == (5, 2)
+    g.play("24/17")
+    assert g.turn == 1 and g.phase == "roll"
+    assert tavla.Game("nardy", seed=1).rules["opening_roll"] == "reroll"
+    with pytest.raises(ValueError, match="opening_roll"):
+        tavla.Game("nardy", opening_roll="twice")
+    with pytest.raises(ValueError, match="opening_roll"):
+        tavla.Game("gulbara", opening_roll="single_dice")

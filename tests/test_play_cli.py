@@ -93,6 +93,8 @@ def test_quitting_saves_a_record_that_replays(tmp_path):
     [
         (["--variant", "nardy", "--seed", "3"], r"(You win|Greedy wins|Engine wins|draw)[^\n]*point"),
         (["--variant", "gulbara", "--seed", "4"], r"(You win|Greedy wins|Engine wins|draw)[^\n]*point"),
+        (["--variant", "nardy", "--rule", "opening_roll=single_dice", "--rule", "first_turn_head_exception=head_blocked",
+          "--seed", "6"], r"(You win|Greedy wins|Engine wins|draw)[^\n]*point"),
         (["--variant", "backgammon", "--match", "3", "--seed", "5"], r"(You win the match|You lose the match)"),
     ],
 )

@@ -17,11 +17,11 @@ from tavla.sampling import ALL_ROLLS
 
 NARDY_OPTIONS = [
     dict(first_turn_head_exception=h, fence_rule=f)
-    for h, f in itertools.product(["listed", "blocked"], ["ahead", "home", "none"])
+    for h, f in itertools.product(["listed", "blocked", "head_blocked"], ["ahead", "home", "none"])
 ]
 GULBARA_OPTIONS = [
     dict(head_rule=head, fence_rule=f, exact_bearoff=x, first_turn_head_exception=h)
-    for head, f, x, h in itertools.product([False, True], ["none", "ahead", "home"], [False, True], ["listed", "blocked"])
+    for head, f, x, h in itertools.product([False, True], ["none", "ahead", "home"], [False, True], ["listed", "blocked", "head_blocked"])
     if head or h == "listed"
 ]
 CASES = [("nardy", o) for o in NARDY_OPTIONS] + [("gulbara", o) for o in GULBARA_OPTIONS] + [("backgammon", {})]

@@ -282,3 +282,12 @@ def test_a_game_that_opens_with_a_roll_off(client, openapi):
     assert (a["phase"], a["turn"], sorted(a["dice"])) == ("move", 1, [2, 5])
     tie = act(client, openapi, post_checked(client, openapi, ROUTE, {"match": record}), {"roll": [4, 4]})
     assert tie["phase"] == "opening_roll"
+
+
+def test_nardy_single_dice_opening_through_the_route(client, openapi):
+    # opening_roll=single_dice: the nardy starter plays the roll-off dice, as in backgammon;
+    # with the default the starter rolls again.
+    for rules, phase in (({"opening_roll": "single_dice"}, "move"), ({}, "roll")):
+        record = json.loads(tavla.Match("nardy", 3, seed=1, **rules).to_json())
+        a = act(client, openapi, post_checked(client, openapi, ROUTE, {"match": record}), {"roll": [2, 5]})
+        assert (a["phase"], a["turn"]) == (phase, 1), rules

@@ -103,16 +103,20 @@ impl<'a> Bytes<'a> {
 /// A variant (first byte) and its rule options (bits of the second): each
 /// option a variant lacks is refused by `Rules::set` and ignored.
 fn rules_from(variant: u8, bits: u8) -> Rules {
-    let mut r = Rules::new(Variant::ALL[variant as usize % 3]);
+    let mut r = Rules::new(Variant::ALL[variant as usize % Variant::ALL.len()]);
     let flag = |k: u8| OptionValue::Bool(bits >> k & 1 == 1);
     let name = |s: &str| OptionValue::Str(s.to_string());
     let _ = r.set("head_rule", &flag(0));
-    let _ = r.set("first_turn_head_exception", &name(if bits >> 1 & 1 == 1 { "blocked" } else { "listed" }));
+    // Bit 1, and a fence index of 3 (which reads as "ahead"), pick the head exception.
+    let exception = (bits >> 1 & 1) as usize | usize::from(bits >> 2 & 3 == 3) << 1;
+    let _ = r.set("first_turn_head_exception", &name(["listed", "blocked", "head_blocked", "head_blocked"][exception]));
     let _ = r.set("fence_rule", &name(["ahead", "home", "none"][(bits >> 2 & 3) as usize % 3]));
     let _ = r.set("exact_bearoff", &flag(4));
     let _ = r.set("koks", &flag(5));
     let _ = r.set("last_roll_draw", &flag(6));
     let _ = r.set("cascade_after_rolls", &OptionValue::Int(if bits >> 7 == 1 { 0 } else { 3 }));
+    // Bit 7 again: opening_roll is nardy's, cascade_after_rolls gul bara's.
+    let _ = r.set("opening_roll", &name(if bits >> 7 == 1 { "single_dice" } else { "reroll" }));
     r
 }
 

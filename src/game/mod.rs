@@ -29,7 +29,7 @@ use crate::error::{Error, Result};
 use crate::movegen::{check_die, Move, Play};
 use crate::position::Position;
 use crate::turn::{Finish, Progress, Seats, Table, TurnDriver};
-use crate::variant::{Rules, Variant};
+use crate::variant::Rules;
 
 pub use cube::{Cube, CubeRules};
 pub use result::{Ending, GameResult};
@@ -347,8 +347,9 @@ impl Game {
 
     /// One roll-off attempt: `dice[p]` is player p's die (from the seeded dice
     /// when None). Returns the starter, or None when the dice were equal and
-    /// the players roll again. Backgammon's starter plays the two opening
-    /// dice; in the nardy games the starter then rolls for its first turn.
+    /// the players roll again. Backgammon's starter (and nardy's, with
+    /// `opening_roll = single_dice`) plays the two opening dice; otherwise the
+    /// starter then rolls for its first turn.
     pub fn roll_off(&mut self, dice: Option<[u8; 2]>) -> Result<Option<usize>> {
         self.expect_phase(Phase::OpeningRoll, "roll to start")?;
         let dice = match dice {
@@ -361,7 +362,7 @@ impl Game {
         }
         let starter = if dice[0] > dice[1] { 0 } else { 1 };
         self.board = TurnDriver::start(self.rules, starter);
-        if self.rules.variant == Variant::Backgammon {
+        if self.rules.starter_plays_opening_dice() {
             self.begin_turn([dice[starter], dice[1 - starter]])?;
         } else {
             self.phase = Phase::Roll;

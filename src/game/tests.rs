@@ -4,7 +4,7 @@ use super::players::{play_out, simulate, Strategy};
 use super::*;
 use crate::game::matches::Match;
 use crate::position::ME;
-use crate::variant::{NextGameStarter, OptionValue};
+use crate::variant::{NextGameStarter, OptionValue, Variant};
 
 fn arrays(points: &[(usize, i64)]) -> [i64; 25] {
     let mut a = [0i64; 25];
@@ -63,6 +63,23 @@ fn nardy_starter_rolls_again() {
         // Player 1 sees player 0's checker on its own point 7 (19 - 12).
         assert_eq!(g.position_for(1).to_arrays().1[18], 1);
     }
+}
+
+#[test]
+fn nardy_single_dice_opening_plays_the_roll_off() {
+    let mut rules = Rules::nardy();
+    rules.set("opening_roll", &OptionValue::Str("single_dice".into())).unwrap();
+    let mut g = Game::money(rules, 1);
+    assert_eq!(g.roll_off(Some([3, 3])).unwrap(), None, "equal dice roll again: the starter never opens with a double");
+    assert_eq!(g.roll_off(Some([2, 5])).unwrap(), Some(1));
+    assert_eq!(g.phase(), Phase::Move);
+    assert_eq!(g.dice(), Some([5, 2]));
+    assert!(g.roll(None).is_err(), "the roll-off dice are the first roll");
+    g.play_text("24/17").unwrap();
+    assert_eq!(g.turn(), 0);
+    assert_eq!(g.phase(), Phase::Roll, "the second player rolls both dice, doubles included");
+    g.roll(Some([4, 4])).unwrap();
+    assert_eq!(g.dice(), Some([4, 4]));
 }
 
 #[test]

@@ -52,7 +52,7 @@ _DEFAULTS = {
 }
 
 _CHOICES = {
-    "first_turn_head_exception": ("listed", "blocked"),
+    "first_turn_head_exception": ("listed", "blocked", "head_blocked"),
     "fence_rule": ("ahead", "home", "none"),
     "head_rule": (False, True),
     "exact_bearoff": (False, True),
@@ -327,12 +327,25 @@ def _head_limit(mine, theirs, dice_orders, full, die_for_listed, head_used, opts
         if opts["first_turn_head_exception"] == "listed":
             if die_for_listed in (3, 4, 6):
                 total = 2
+        elif opts["first_turn_head_exception"] == "head_blocked":
+            # Only 6-6, 4-4, 3-3, and only when the opponent's head (my 12) is the
+            # first closed point a lone head checker meets: 24-d, 24-2d, ...
+            if die_for_listed in (3, 4, 6) and _first_closed(opts["_variant"], theirs, die_for_listed) == 12:
+                total = 2
         else:  # 'blocked': try with one head checker; if that can't play in full, allow two
             one = max(0, 1 - head_used)
             cands = _legal_candidates(mine, theirs, dice_orders, one, opts)
             if _max_dice(cands) < full:
                 total = 2
     return max(0, total - head_used)
+
+
+def _first_closed(variant, theirs, d):
+    """The first point on the path 24-d, 24-2d, ... that is not open (0: none)."""
+    for p in range(HEAD - d, 0, -d):
+        if not _is_open(variant, theirs, p):
+            return p
+    return 0
 
 
 def legal_results(variant, mine, theirs, d1, d2, **rules):

@@ -46,7 +46,7 @@ HEAD15 = {24: 15}  # start position of nardy / gul bara (either side)
 NON_DOUBLES = [(a, b) for a in range(1, 7) for b in range(1, 7) if a != b]
 
 
-@pytest.mark.parametrize("exc", ["listed", "blocked"])
+@pytest.mark.parametrize("exc", ["listed", "blocked", "head_blocked"])
 @pytest.mark.parametrize("d1,d2", NON_DOUBLES)
 def test_nardy_first_turn_non_double(d1, d2, exc):
     res = legal_results("nardy", side(HEAD15), side(HEAD15), d1, d2,
@@ -54,7 +54,7 @@ def test_nardy_first_turn_non_double(d1, d2, exc):
     assert res == {(side({24: 14, 24 - d1 - d2: 1}), side(HEAD15))}
 
 
-@pytest.mark.parametrize("exc", ["listed", "blocked"])
+@pytest.mark.parametrize("exc", ["listed", "blocked", "head_blocked"])
 @pytest.mark.parametrize("d,expected", [
     (1, [{24: 14, 20: 1}]),
     (2, [{24: 14, 16: 1}]),
@@ -110,6 +110,19 @@ def test_second_player_4_4(exc):
     # each stops on 20 because 16 is blocked.
     assert mine_results("nardy", HEAD15, AFTER_55, 4, 4,
                         first_turn_head_exception=exc) == fz({24: 13, 20: 2})
+
+
+def test_second_player_4_4_head_blocked():
+    # RULES.md section 3's worked example: the checker on my 16 stops a lone head
+    # checker before the opponent's head does, so only 24/20 is played.
+    assert mine_results("nardy", HEAD15, AFTER_55, 4, 4,
+                        first_turn_head_exception="head_blocked") == fz({24: 14, 20: 1})
+    # 6-6: 24-18-12, the opponent's head is the first closed point: two checkers.
+    assert mine_results("nardy", HEAD15, AFTER_55, 6, 6,
+                        first_turn_head_exception="head_blocked") == fz({24: 13, 18: 2})
+    # 2-2 is not one of the listed rolls, whatever blocks it.
+    assert mine_results("nardy", HEAD15, AFTER_55, 2, 2,
+                        first_turn_head_exception="head_blocked") == fz({24: 14, 18: 1})
 
 
 def test_head_rule_one_checker_per_turn():

@@ -310,6 +310,7 @@ fn main() {
     c.add("long-nardy\nhead_rule=b:false\n");
     c.add("gulbara\nhead_rule=b:true\nexact_bearoff=on\ncascade_after_rolls=i:0\nfence_rule=ahead\n");
     c.add("Gul Bara\ncascade_after_rolls=i:300\nkoks=maybe\n");
+    c.add("nardy\nfirst_turn_head_exception=s:head_blocked\nopening_roll=s:single_dice\n");
 
     let mut c = Corpus::new("cube_state");
     for p in cube_positions.iter().step_by(53).take(12) {
