@@ -2,13 +2,16 @@
 //! thread over positions from seeded random games, and prints the node
 //! counts and chosen plays (a fingerprint for before/after comparisons).
 //!
-//!     cargo run --release --example search_speed -- [variant] [positions] [max_ply] [prune]
+//!     cargo run --release --example search_speed -- [variant] [positions] [max_ply] [prune] [filter=F] [nocompare]
 //!
 //! With `prune` given (the leaves' pruning width, 0 = off) the decisions are
 //! searched with it, and then again without pruning: how often the chosen
 //! play differs, and what the pruned choices lose by the unpruned search's
-//! own equities (skipped when a fifth argument `nocompare` is given, to time
-//! the pruned search alone).
+//! own equities (skipped when `nocompare` is given, to time the pruned
+//! search alone). `filter=F` sets the inner filter's pruning width
+//! (`SearchConfig::prune_filter`, 0 = off), and then the comparison is
+//! against the same search with `prune_filter` 0 (the leaves still pruned).
+//! `base=P,F` compares against `prune` P and `prune_filter` F instead.
 
 use std::time::Instant;
 
@@ -61,7 +64,12 @@ fn main() {
     let n: usize = args.get(2).map(|s| s.parse().unwrap()).unwrap_or(40);
     let max_ply: u8 = args.get(3).map(|s| s.parse().unwrap()).unwrap_or(2);
     let prune: Option<usize> = args.get(4).map(|s| s.parse().unwrap());
-    let compare = prune.is_some() && args.get(5).map(String::as_str) != Some("nocompare");
+    let filter = args.iter().skip(5).find_map(|a| a.strip_prefix("filter=")).map(|v| v.parse::<usize>().expect("a width"));
+    let base = args.iter().skip(5).find_map(|a| a.strip_prefix("base=")).map(|v| {
+        let (p, f) = v.split_once(',').expect("base=P,F");
+        (p.parse::<usize>().expect("a width"), f.parse::<usize>().expect("a width"))
+    });
+    let compare = prune.is_some() && !args.iter().any(|a| a == "nocompare");
     let ev = Network::shipped(variant);
     let all = cases(variant, n, 7);
     let origin = Instant::now();
@@ -70,8 +78,18 @@ fn main() {
         if let Some(k) = prune {
             config.prune = k;
         }
-        let mut times = Vec::new();
-        let mut nodes = 0u64;
+        if let Some(f) = filter {
+            config.prune_filter = f;
+        }
+        // The baseline: `base=P,F` (leaves, filter), else no pruning in the
+        // filter when `filter=` is given, none at all otherwise.
+        let baseline = match (base, filter) {
+            (Some((p, f)), _) => SearchConfig { prune: p, prune_filter: f, ..config.clone() },
+            (None, Some(_)) => SearchConfig { prune_filter: 0, ..config.clone() },
+            (None, None) => SearchConfig { prune: 0, prune_filter: 0, ..config.clone() },
+        };
+        let (mut times, mut base_times) = (Vec::new(), Vec::new());
+        let (mut nodes, mut base_nodes) = (0u64, 0u64);
         let mut sig = 0u64;
         let (mut differ, mut loss, mut cut) = (0, 0.0f64, 0);
         for (pos, d1, d2) in &all {
@@ -79,7 +97,10 @@ fn main() {
             let r = analyze(&ev, &config, pos, *d1, *d2);
             times.push(cpu_seconds(origin) - t);
             if compare && ply > 0 {
-                let full = analyze(&ev, &SearchConfig { prune: 0, ..config.clone() }, pos, *d1, *d2);
+                let t = cpu_seconds(origin);
+                let full = analyze(&ev, &baseline, pos, *d1, *d2);
+                base_times.push(cpu_seconds(origin) - t);
+                base_nodes += full.nodes;
                 let chosen = r.candidates[0].play.position;
                 if full.candidates[0].play.position != chosen {
                     differ += 1;
@@ -105,10 +126,13 @@ fn main() {
             nodes as f64 / total
         );
         if compare && ply > 0 {
+            base_times.sort_by(f64::total_cmp);
             println!(
-                "  pruned vs unpruned: {differ} of {} choices differ, mean loss {:.5} a decision by the unpruned equities ({cut} outside its deep candidates)",
+                "  against the baseline: {differ} of {} choices differ, mean loss {:.5} a decision by the baseline's equities ({cut} outside its deep candidates); baseline median {:.3} ms, total {:.3} s, nodes {base_nodes}",
                 all.len(),
-                loss / all.len() as f64
+                loss / all.len() as f64,
+                base_times[base_times.len() / 2] * 1e3,
+                base_times.iter().sum::<f64>()
             );
         }
     }

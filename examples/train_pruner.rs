@@ -1,4 +1,4 @@
-//! Trains backgammon's pruning network (`weights/backgammon-prune.tnn`): a
+//! Trains a variant's pruning network (`weights/<variant>-prune.tnn`): a
 //! small network on the raw inputs (no hand-made features) that ranks the
 //! plays of a roll at the leaves of the search, so that the full network
 //! judges only the best few (see `SearchConfig::prune`).
@@ -10,27 +10,37 @@
 //! stands in for. Training: plain SGD (`tavla::nn::supervised::train`),
 //! seeded; the last game in ten is held out.
 //!
-//!     cargo run --release --example train_pruner -- [games 600] [hidden 32] [epochs 6] [out weights/backgammon-prune.tnn]
+//!     cargo run --release --example train_pruner -- [variant] [games 600] [hidden 32] [epochs 6] [out weights/<variant>-prune.tnn]
+//!
+//! The variant (backgammon when left out) may be given first; the inputs
+//! are the variant's raw ones ([`raw_input_count`]).
 
 use tavla::dice::Dice;
 use tavla::eval::neural::Network;
 use tavla::eval::{game_result, Evaluator};
 use tavla::movegen::MoveGen;
-use tavla::nn::encoding::BACKGAMMON_RAW_INPUTS;
+use tavla::nn::encoding::raw_input_count;
 use tavla::nn::supervised::{error, train};
 use tavla::nn::Mlp;
 use tavla::position::Position;
 use tavla::variant::{Rules, Variant};
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
+    let mut args: Vec<String> = std::env::args().collect();
+    let variant = match args.get(1).map(|a| Variant::parse(a)) {
+        Some(Ok(v)) => {
+            args.remove(1);
+            v
+        }
+        _ => Variant::Backgammon,
+    };
     let arg = |k: usize, default: &str| args.get(k).cloned().unwrap_or_else(|| default.to_string());
     let games: usize = arg(1, "600").parse().expect("games");
     let hidden: usize = arg(2, "32").parse().expect("hidden");
     let epochs: usize = arg(3, "6").parse().expect("epochs");
-    let out = arg(4, "weights/backgammon-prune.tnn");
-    let rules = Rules::backgammon();
-    let full = Network::shipped(Variant::Backgammon);
+    let out = arg(4, &format!("weights/{}-prune.tnn", variant.name()));
+    let rules = Rules::new(variant);
+    let full = Network::shipped(variant);
     let mut rng = Dice::duel(4242);
     let mut movegen = MoveGen::new();
     let mut plays = Vec::new();
@@ -64,7 +74,7 @@ fn main() {
     let (positions, targets): (Vec<Position>, Vec<[f32; 5]>) = train_set.into_iter().unzip();
     let (held_positions, held_targets): (Vec<Position>, Vec<[f32; 5]>) = held_out.iter().copied().unzip();
     println!("{} training positions, {} held out", positions.len(), held_positions.len());
-    let mut net = Mlp::new(BACKGAMMON_RAW_INPUTS, hidden, 17);
+    let mut net = Mlp::new(raw_input_count(variant), hidden, 17);
     let losses = train(&mut net, &positions, &targets, epochs, (0.1, 0.01), 23);
     println!("training error by epoch: {losses:?}");
     println!("held-out error: {:.6}", error(&net, &held_positions, &held_targets));

@@ -441,6 +441,7 @@ class Engine:
         inner_keep: int = 2,
         inner_margin: float = 0.04,
         prune: int = 6,
+        prune_filter: int = 8,
         **options: Any,
     ) -> Engine: ...
     @property

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 
 use crate::error::{Error, Result};
 use crate::eval::{Evaluation, Evaluator};
-use crate::nn::encoding::{encode_sparse, raw_difference, RawBase, BACKGAMMON_RAW_INPUTS};
+use crate::nn::encoding::{encode_sparse, raw_difference, raw_input_count, RawBase};
 use crate::nn::td::Nets;
 use crate::nn::{shipped, Mlp};
 use crate::position::Position;
@@ -17,7 +17,7 @@ pub struct Network {
     /// The network for pure races, where the variant has one (backgammon).
     race: Option<Mlp>,
     /// The pruning network ranking contact plays, where the variant has one
-    /// (the shipped backgammon networks; see [`Evaluator::prune_scores`]).
+    /// (the shipped networks; see [`Evaluator::prune_scores`]).
     pruner: Option<Mlp>,
     name: String,
 }
@@ -27,7 +27,7 @@ impl Network {
         Network {
             net: shipped::network(variant).clone(),
             race: shipped::race_network(variant).cloned(),
-            pruner: shipped::prune_network(variant).filter(|p| p.inputs == BACKGAMMON_RAW_INPUTS).cloned(),
+            pruner: shipped::prune_network(variant).filter(|p| p.inputs == raw_input_count(variant)).cloned(),
             name: "network".into(),
         }
     }
@@ -202,31 +202,33 @@ mod tests {
 
     #[test]
     fn pruning_scores_are_the_pruner_s_equities() {
-        let bg = Rules::backgammon();
-        let net = Network::shipped(bg.variant);
-        let pruner = net.pruner.as_ref().expect("backgammon ships a pruner");
-        let mut plays = Vec::new();
-        crate::movegen::MoveGen::new().legal_moves(&crate::bench::bench_positions(bg.variant)[2].0, 1, 1, &mut plays);
-        let children: Vec<Position> = plays.iter().map(|m| m.position.flip()).collect();
-        assert!(children.len() > 10 && children.iter().all(|c| !c.is_race()));
-        let mut scores = Vec::new();
-        assert!(net.prune_scores(&children, &mut scores));
-        let mut x = Vec::new();
-        for (c, s) in children.iter().zip(&scores) {
-            encode_sparse(c, pruner.inputs, &mut x);
-            let alone = Evaluation::new(pruner.evaluate_sparse(&x)).equity();
-            assert!((s - alone).abs() <= 1e-5, "{s} vs {alone}");
+        for variant in [Variant::Backgammon, Variant::Nardy, Variant::GulBara] {
+            let net = Network::shipped(variant);
+            let pruner = net.pruner.as_ref().expect("every variant ships a pruner");
+            let mut plays = Vec::new();
+            crate::movegen::MoveGen::new().legal_moves(&crate::bench::bench_positions(variant)[2].0, 1, 1, &mut plays);
+            let children: Vec<Position> = plays.iter().map(|m| m.position.flip()).collect();
+            assert!(children.len() > 10 && children.iter().all(|c| !c.is_race()), "{variant:?}");
+            let mut scores = Vec::new();
+            assert!(net.prune_scores(&children, &mut scores));
+            let mut x = Vec::new();
+            for (c, s) in children.iter().zip(&scores) {
+                encode_sparse(c, pruner.inputs, &mut x);
+                let alone = Evaluation::new(pruner.evaluate_sparse(&x)).equity();
+                assert!((s - alone).abs() <= 1e-5, "{variant:?}: {s} vs {alone}");
+            }
+            // It ranks like the full network: its best play is among the pruner's best six.
+            let full: Vec<f32> = children.iter().map(|c| net.evaluate(c).equity()).collect();
+            let best = (0..full.len()).min_by(|&a, &b| full[a].total_cmp(&full[b])).unwrap();
+            assert!(scores.iter().filter(|&&s| s < scores[best]).count() < 6, "{variant:?}");
         }
-        // It ranks like the full network: its best play is among the pruner's best six.
-        let full: Vec<f32> = children.iter().map(|c| net.evaluate(c).equity()).collect();
-        let best = (0..full.len()).min_by(|&a, &b| full[a].total_cmp(&full[b])).unwrap();
-        assert!(scores.iter().filter(|&&s| s < scores[best]).count() < 6);
-        // No pruner for races, nor for the nardy games.
+        // No pruning of races.
+        let bg = Rules::backgammon();
         let mut race = [0i64; 25];
         race[3] = 15;
         let race = Position::from_arrays(bg, &race, &race).unwrap();
-        assert!(!net.prune_scores(&[race], &mut scores));
-        assert!(!Network::shipped(Variant::Nardy).prune_scores(&[Position::start(Rules::nardy())], &mut scores));
+        let mut scores = Vec::new();
+        assert!(!Network::shipped(bg.variant).prune_scores(&[race], &mut scores));
     }
 
     #[test]

@@ -23,6 +23,18 @@ pub const NARDY_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2 + 2;
 /// Backgammon's raw inputs (points, borne-off and pip counts, bars): the
 /// prefix of the encoding a pruning network takes, without the features.
 pub const BACKGAMMON_RAW_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2;
+/// The nardy games' raw inputs (points, borne-off and pip counts): the
+/// prefix a pruning network of theirs takes.
+pub const NARDY_RAW_INPUTS: usize = 24 * 4 * 2 + 2 + 2;
+
+/// The raw inputs of `variant` (no hand-made features or flags), what a
+/// pruning network takes, so that siblings differ in a few of them.
+pub fn raw_input_count(variant: Variant) -> usize {
+    match variant {
+        Variant::Backgammon => BACKGAMMON_RAW_INPUTS,
+        Variant::Nardy | Variant::GulBara => NARDY_RAW_INPUTS,
+    }
+}
 
 pub fn input_count(variant: Variant) -> usize {
     match variant {
@@ -229,7 +241,7 @@ mod tests {
                 encode_sparse(&pos, BACKGAMMON_RAW_INPUTS, &mut sparse);
                 assert_eq!(sparse, nonzero.iter().copied().filter(|&(i, _)| (i as usize) < BACKGAMMON_RAW_INPUTS).collect::<Vec<_>>());
                 // The raw difference to every play of a roll is the difference of the encodings.
-                let raw_count = if rules.variant == Variant::Backgammon { BACKGAMMON_RAW_INPUTS } else { 196 };
+                let raw_count = raw_input_count(rules.variant);
                 movegen.legal_moves(&pos, 6, 3, &mut plays);
                 let mut base = vec![0.0; raw_count];
                 encode(&plays[0].position, &mut base);

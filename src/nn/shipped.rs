@@ -2,8 +2,8 @@
 //!
 //! `weights/<variant>.tnn` are produced by `python scripts/train_td.py`,
 //! `weights/backgammon-race.tnn` by `python scripts/train_race.py` (see
-//! benches/README.md for the exact commands and seeds), `weights/backgammon-prune.tnn` by
-//! `cargo run --release --example train_pruner`.
+//! benches/README.md for the exact commands and seeds), `weights/<variant>-prune.tnn` by
+//! `cargo run --release --example train_pruner -- <variant> ...`.
 
 use crate::nn::Mlp;
 use crate::variant::Variant;
@@ -14,8 +14,10 @@ static NARDY: &[u8] = include_bytes!("../../weights/nardy.tnn");
 static GULBARA: &[u8] = include_bytes!("../../weights/gulbara.tnn");
 /// Backgammon's race network, from `python scripts/train_race.py`.
 static BACKGAMMON_RACE: &[u8] = include_bytes!("../../weights/backgammon-race.tnn");
-/// Backgammon's pruning network, from `cargo run --release --example train_pruner`.
+/// The pruning networks, from `cargo run --release --example train_pruner`.
 static BACKGAMMON_PRUNE: &[u8] = include_bytes!("../../weights/backgammon-prune.tnn");
+static NARDY_PRUNE: &[u8] = include_bytes!("../../weights/nardy-prune.tnn");
+static GULBARA_PRUNE: &[u8] = include_bytes!("../../weights/gulbara-prune.tnn");
 
 /// The shipped network for a variant (parsed once).
 pub fn network(variant: Variant) -> &'static Mlp {
@@ -38,13 +40,17 @@ pub fn race_network(variant: Variant) -> Option<&'static Mlp> {
     }
 }
 
-/// The shipped pruning network, where a variant has one (backgammon): a
-/// small network on the raw inputs, trained on the contact network's 0-ply
-/// values, that ranks the plays of a roll at the leaves of a search.
+/// The shipped pruning network of a variant: a small network on the raw
+/// inputs, trained on the full network's 0-ply values, that ranks the plays
+/// of a roll inside a search.
 pub fn prune_network(variant: Variant) -> Option<&'static Mlp> {
-    static PRUNE: OnceLock<Mlp> = OnceLock::new();
-    match variant {
-        Variant::Backgammon => Some(PRUNE.get_or_init(|| Mlp::from_bytes(BACKGAMMON_PRUNE).expect("shipped weights are valid"))),
-        Variant::Nardy | Variant::GulBara => None,
-    }
+    static PRUNE: OnceLock<[Mlp; 3]> = OnceLock::new();
+    let nets = PRUNE.get_or_init(|| {
+        [BACKGAMMON_PRUNE, NARDY_PRUNE, GULBARA_PRUNE].map(|bytes| Mlp::from_bytes(bytes).expect("shipped weights are valid"))
+    });
+    Some(match variant {
+        Variant::Backgammon => &nets[0],
+        Variant::Nardy => &nets[1],
+        Variant::GulBara => &nets[2],
+    })
 }

@@ -37,6 +37,7 @@ fn label_config(ply: u8) -> SearchConfig {
         cascade_width: 2_000,
         cancel: Default::default(),
         prune: search::DEFAULT_PRUNE,
+        prune_filter: search::DEFAULT_PRUNE_FILTER,
     }
 }
 

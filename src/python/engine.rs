@@ -206,6 +206,7 @@ const ENGINE_OPTIONS: &[&str] = &[
     "inner_keep",
     "inner_margin",
     "prune",
+    "prune_filter",
 ];
 
 impl PyEngine {
@@ -332,7 +333,7 @@ fn top_count(top: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
 impl PyEngine {
     /// `Engine(variant, ply=1, evaluator="network", threads=0, bearoff=True,
     /// filter_min=3, filter_keep=8, filter_margin=0.16, inner_min=1,
-    /// inner_keep=2, inner_margin=0.04, prune=6, **rules)`.
+    /// inner_keep=2, inner_margin=0.04, prune=6, prune_filter=8, **rules)`.
     #[new]
     #[pyo3(signature = (variant = "backgammon", ply = None, **options), text_signature = "(variant='backgammon', ply=1, **options)")]
     fn new(py: Python<'_>, variant: &str, ply: Option<&Bound<'_, PyAny>>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
@@ -364,6 +365,7 @@ impl PyEngine {
                     "inner_margin" => config.inner_filter.margin = value.extract().map_err(|_| bad("a number"))?,
                     "cascade_width" => config.cascade_width = value.extract().map_err(|_| bad("a whole number >= 1"))?,
                     "prune" => config.prune = value.extract().map_err(|_| bad("a whole number >= 0"))?,
+                    "prune_filter" => config.prune_filter = value.extract().map_err(|_| bad("a whole number >= 0"))?,
                     _ => py_rules.set_item(key, value)?,
                 }
             }

@@ -150,6 +150,12 @@ pub struct SearchConfig {
     /// a pruning network ([`Evaluator::prune_scores`]), only the best
     /// `prune` by that network get the full evaluation. 0: never prune.
     pub prune: usize,
+    /// Inside the tree, before the inner filter's 0-ply pass (a roll's
+    /// plays judged `ply` >= 1 deep, no cascade): when the roll has more
+    /// plays than this and the evaluator has a pruning network, only its
+    /// best `prune_filter` are judged at 0-ply (gnubg's pruning nets do
+    /// the same), so the full network never sees the rest. 0: never.
+    pub prune_filter: usize,
 }
 
 impl Default for SearchConfig {
@@ -165,12 +171,15 @@ impl Default for SearchConfig {
             cascade_width: 2_000,
             cancel: Cancel::default(),
             prune: DEFAULT_PRUNE,
+            prune_filter: DEFAULT_PRUNE_FILTER,
         }
     }
 }
 
 /// [`SearchConfig::prune`] by default (see benches/README.md, "Search speed").
 pub const DEFAULT_PRUNE: usize = 6;
+/// [`SearchConfig::prune_filter`] by default (see benches/README.md, "Search speed").
+pub const DEFAULT_PRUNE_FILTER: usize = 8;
 
 impl SearchConfig {
     fn thread_count(&self) -> usize {
@@ -285,10 +294,34 @@ impl EvalCache {
         (h.finish() >> 7) as usize & self.mask
     }
 
+    /// Asks the memory for `slot` ahead of [`EvalCache::get_at`]: the slots
+    /// of a deep search's cache are megabytes, mostly out of the processor's
+    /// caches, so a batch's slots are fetched together. A hint only.
+    #[inline]
+    fn prefetch(&self, slot: usize) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let first = &self.slots[slot] as *const Slot as *const i8;
+            // SAFETY: SSE is part of every x86_64 processor, and a prefetch
+            // is a hint that reads nothing and faults on no address. A slot
+            // spans two cache lines (its position, then its evaluation).
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(first);
+                _mm_prefetch::<_MM_HINT_T0>(first.wrapping_add(64));
+            }
+        }
+    }
+
     /// The cached evaluation of `pos` and whether it is exact, or on a miss
     /// the slot to [`EvalCache::put`] it in.
     fn get(&self, pos: &Position) -> std::result::Result<(Evaluation, bool), usize> {
-        let slot = self.slot(pos);
+        self.get_at(self.slot(pos), pos)
+    }
+
+    /// [`EvalCache::get`] with `pos`'s slot known.
+    #[inline]
+    fn get_at(&self, slot: usize, pos: &Position) -> std::result::Result<(Evaluation, bool), usize> {
         let s = &self.slots[slot];
         if s.generation == self.generation && s.pos == *pos {
             Ok((s.evaluation, s.exact))
@@ -309,7 +342,8 @@ struct Worker<'a> {
     movegen: MoveGen,
     cache: EvalCache,
     nodes: u64,
-    /// Buffers of [`Worker::leaf_value`].
+    /// Buffers of [`Worker::leaf_value`] and [`Worker::static_evals`].
+    slots: Vec<usize>,
     plays: Vec<Move>,
     replies: Vec<Position>,
     scores: Vec<f32>,
@@ -337,6 +371,7 @@ impl<'a> Worker<'a> {
             movegen: MoveGen::new(),
             cache: EvalCache::new(bits),
             nodes: 0,
+            slots: Vec::new(),
             plays: Vec::new(),
             replies: Vec::new(),
             scores: Vec::new(),
@@ -361,9 +396,15 @@ impl<'a> Worker<'a> {
     fn static_evals(&mut self, positions: &[Position]) -> Vec<(Evaluation, bool)> {
         let mut out = Vec::with_capacity(positions.len());
         let mut missing = Vec::new();
+        let mut slots = std::mem::take(&mut self.slots);
+        slots.clear();
+        slots.extend(positions.iter().map(|p| self.cache.slot(p)));
+        for &slot in &slots {
+            self.cache.prefetch(slot);
+        }
         for (k, pos) in positions.iter().enumerate() {
             self.nodes += 1;
-            let slot = match self.cache.get(pos) {
+            let slot = match self.cache.get_at(slots[k], pos) {
                 Ok(hit) => {
                     out.push(hit);
                     continue;
@@ -389,6 +430,7 @@ impl<'a> Worker<'a> {
                 out[k] = (e, false);
             }
         }
+        self.slots = slots;
         out
     }
 
@@ -544,14 +586,8 @@ impl<'a> Worker<'a> {
         self.movegen.legal_moves(pos, d1, d2, &mut plays);
         replies.clear();
         replies.extend(plays.iter().map(|m| m.position.flip()));
-        let keep = self.config.prune;
-        let mut scores = std::mem::take(&mut self.scores);
-        if keep > 0 && replies.len() > keep && self.evaluator.prune_scores(&replies, &mut scores) {
-            // The opponent's lowest equities are the mover's best plays; stable,
-            // so ties keep the move generator's order.
-            let mut order: Vec<usize> = (0..replies.len()).collect();
-            order.sort_by(|&a, &b| scores[a].total_cmp(&scores[b]));
-            let kept: Vec<Position> = order[..keep].iter().map(|&k| replies[k]).collect();
+        if let Some(order) = self.pruned_order(&replies, self.config.prune) {
+            let kept: Vec<Position> = order.iter().map(|&k| replies[k]).collect();
             replies.clear();
             replies.extend(kept);
         }
@@ -561,8 +597,27 @@ impl<'a> Worker<'a> {
             .map(|(e, _)| e.invert())
             .max_by(|a, b| a.equity().total_cmp(&b.equity()))
             .expect("a roll has at least one play");
-        (self.plays, self.replies, self.scores) = (plays, replies, scores);
+        (self.plays, self.replies) = (plays, replies);
         best
+    }
+
+    /// The indices of the best `keep` of a roll's `replies` (positions after
+    /// the mover's plays, the opponent on roll) by the pruning network, best
+    /// first; `None` when nothing is pruned (`keep` 0, no more replies than
+    /// `keep`, or no pruning network for these positions).
+    fn pruned_order(&mut self, replies: &[Position], keep: usize) -> Option<Vec<usize>> {
+        let mut scores = std::mem::take(&mut self.scores);
+        let pruned = keep > 0 && replies.len() > keep && self.evaluator.prune_scores(replies, &mut scores);
+        let order = pruned.then(|| {
+            // The opponent's lowest equities are the mover's best plays; stable,
+            // so ties keep the move generator's order.
+            let mut order: Vec<usize> = (0..replies.len()).collect();
+            order.sort_by(|&a, &b| scores[a].total_cmp(&scores[b]));
+            order.truncate(keep);
+            order
+        });
+        self.scores = scores;
+        order
     }
 
     /// The mover's evaluation after its best play of d1-d2, each play judged
@@ -571,7 +626,14 @@ impl<'a> Worker<'a> {
         if plies == 0 && !(self.config.whole_cascades && cascades(pos.rules(), rolls, d1, d2)) {
             return self.leaf_value(pos, d1, d2);
         }
-        let choices = self.roll_choices(pos, d1, d2, rolls, false);
+        let mut choices = self.roll_choices(pos, d1, d2, rolls, false);
+        if plies >= 1 && choices.iter().all(|c| c.part.is_none()) {
+            let replies: Vec<Position> = choices.iter().map(|c| c.replies[0]).collect();
+            if let Some(order) = self.pruned_order(&replies, self.config.prune_filter) {
+                let mut all: Vec<Option<RollChoice>> = choices.into_iter().map(Some).collect();
+                choices = order.iter().map(|&k| all[k].take().expect("each play kept once")).collect();
+            }
+        }
         let values = self.choice_values(&choices);
         if plies == 0 {
             return values.into_iter().map(|(e, _)| e).max_by(|a, b| a.equity().total_cmp(&b.equity())).unwrap();
@@ -914,6 +976,21 @@ mod tests {
             assert_eq!(equities(&plain), equities(&unpruned));
             assert_eq!(plain.nodes, unpruned.nodes);
         }
+    }
+
+    #[test]
+    fn pruning_before_the_inner_filter_keeps_what_the_filter_keeps() {
+        // A pruner that ranks by the 0-ply evaluation itself and keeps at least
+        // the inner filter's width hands the filter the plays it would keep:
+        // the same values at 2 ply, from fewer evaluations.
+        let pos = crate::bench::bench_positions(Variant::Backgammon)[2].0;
+        let exact = SelfPruned { inner: Heuristic::new(Variant::Backgammon), reversed: false };
+        let plain = SearchConfig { prune: 0, prune_filter: 0, ..config(2, 1) };
+        let unpruned = analyze(&exact, &plain, &pos, 3, 1);
+        let pruned = analyze(&exact, &SearchConfig { prune_filter: plain.inner_filter.keep, ..plain.clone() }, &pos, 3, 1);
+        let equities = |r: &SearchResult| r.candidates.iter().map(|c| (c.play.position, c.equity)).collect::<Vec<_>>();
+        assert_eq!(equities(&pruned), equities(&unpruned));
+        assert!(pruned.nodes < unpruned.nodes, "{} {}", pruned.nodes, unpruned.nodes);
     }
 
     /// The shipped backgammon pruning network at 1 ply keeps the unpruned
