@@ -405,8 +405,6 @@ def read_match_file(path: Union[str, Path]) -> dict[str, Any]:
     ``tavla.formats.read_mat``'s shape (a match text's also has ``variant`` and ``rules``). Errors are ValueErrors
     naming the file: one that cannot be read, is too big, is of another format, or that the reader
     refuses (naming the line)."""
-    from . import formats
-
     path = Path(path)
     try:
         size = path.stat().st_size
@@ -415,17 +413,40 @@ def read_match_file(path: Union[str, Path]) -> dict[str, Any]:
         data = path.read_bytes()
     except OSError as e:
         raise ValueError(f"{path}: {e.strerror or e}") from None
-    kind = match_file_kind(path.name, data)
-    if kind is None:
-        raise ValueError(f"{path}: not a match file tavla reads (a Jellyfish .mat, a GNU Backgammon .sgf, "
-                         "or a long nardy or gul bara match text)")
     try:
-        if kind == "sgf":
-            return formats.read_sgf(data)
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("latin-1")
-        return formats.read_match_text(text) if kind == "text" else formats.read_mat(text)
+        return read_match_data(path.name, data)
     except ValueError as e:
         raise ValueError(f"{path}: {e}") from None
+
+
+#: The formats ``read_match_data`` reads, by ``match_file_kind``'s names.
+MATCH_FORMATS = ("mat", "sgf", "text")
+
+
+def read_match_data(name: str, data: bytes, kind: Optional[str] = None) -> dict[str, Any]:
+    """A match file's bytes read and replayed, as ``read_match_file`` does (``name`` is only for the
+    format's detection by extension): of format ``kind`` (one of MATCH_FORMATS), or by
+    ``match_file_kind``. ValueErrors say what is wrong (the reader's name the line)."""
+    from . import formats
+
+    if kind is None:
+        kind = match_file_kind(name, data)
+    if kind is None:
+        raise ValueError("not a match file tavla reads (a Jellyfish .mat, a GNU Backgammon .sgf, "
+                         "or a long nardy or gul bara match text)")
+    if kind not in MATCH_FORMATS:
+        raise ValueError(f"format must be one of {', '.join(MATCH_FORMATS)}, not {kind!r}")
+    if kind == "sgf":
+        return formats.read_sgf(data)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return formats.read_match_text(text) if kind == "text" else formats.read_mat(text)
+
+
+def match_engine(match: dict[str, Any], ply: int) -> Any:
+    """The engine that analyses ``match`` (``read_match_data``'s): its variant and rule options."""
+    import tavla
+
+    return tavla.Engine(match.get("variant", "backgammon"), ply=ply, **match.get("rules", {}))

@@ -582,7 +582,10 @@ MAX_MATCH_TEXT = 4 << 20  # characters of a match file (tavla analyze's limit)
 class AnalysisRequest(Strict):
     """A match file to analyse, as ``tavla analyze`` does."""
 
-    mat: str = Field(max_length=MAX_MATCH_TEXT, description="a Jellyfish .mat match file's text (backgammon)")
+    mat: str = Field(max_length=MAX_MATCH_TEXT, description="the match file's text: a Jellyfish .mat, a GNU "
+                     "Backgammon .sgf, or a long nardy or gul bara match text (its Variation tag)")
+    format: Optional[Literal["mat", "sgf", "text"]] = Field(
+        None, description="the file's format; by default detected from its content")
     ply: Optional[int] = Field(None, ge=0, le=4, description="analysis ply (default: the service's default "
                                "ply), at most the service's maximum")
     decisions: bool = Field(False, description="include every decision and every roll's luck in the result")
