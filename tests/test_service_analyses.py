@@ -147,6 +147,12 @@ def test_a_rollout_job_answers_what_engine_rollout_gives(client, openapi):
     assert done["state"] == "done" and done["done"] == done["total"] == 72
     here = tavla.Engine("backgammon", ply=0, threads=1).rollout(start, trials=72, seed=3).to_dict()
     assert done["result"] == __import__("json").loads(__import__("json").dumps(here))
+    # Cubeful with 1-ply cube decisions: the engine's answer with cube_ply=1.
+    body = {**body, "trials": 36, "truncate": 4, "cube": {}, "cube_ply": 1}
+    done = wait_for_rollout(client, post_checked(client, openapi, "/v1/rollouts", body, 202)["id"])
+    here = tavla.Engine("backgammon", ply=0, threads=1).rollout(start, trials=36, seed=3, truncate=4,
+                                                                 cube=tavla.CubeState(), cube_ply=1).to_dict()
+    assert done["state"] == "done" and done["result"] == __import__("json").loads(__import__("json").dumps(here))
 
 
 def test_a_rollout_job_is_cancelled(client, openapi):
@@ -161,6 +167,7 @@ def test_a_rollout_job_is_cancelled(client, openapi):
 @pytest.mark.parametrize("body,words", [
     ({"position": {"variant": "backgammon"}, "trials": 10**6}, "trials"),
     ({"position": {"variant": "backgammon"}, "ply": 3}, "ply"),
+    ({"position": {"variant": "backgammon"}, "cube_ply": 3}, "cube_ply"),
     ({"position": {"variant": "backgammon"}, "trials": "9"}, "trials"),
     ({"xgid": "nonsense"}, "xgid"),
     ({"position": {"variant": "backgammon"}, "cube": {"value": 3}}, "cube"),

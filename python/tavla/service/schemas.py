@@ -616,6 +616,8 @@ class RolloutRequest(PositionSource):
     trials: int = Field(1296, ge=1, le=MAX_SERVICE_ROLLOUT_TRIALS, description="games to play out")
     seed: int = Field(0, ge=0, le=2**63 - 1, description="the dice: the same seed, the same answer")
     ply: int = Field(0, ge=0, le=2, description="the rollout players' checker ply (at most the service's maximum)")
+    cube_ply: int = Field(0, ge=0, le=2, description="the ply of the probabilities the cubeful trials' cube "
+                          "decisions see (apart from the checker ply; at most the service's maximum)")
     cube: Optional[CubeIn] = Field(None, description="roll out cubefully under this cube state too (each side's "
                                    "cube decisions by the 0-ply cube model); else the position's own, else cubeless")
     variance_reduction: bool = Field(False, description="subtract each roll's luck (gnubg's variance reduction)")
