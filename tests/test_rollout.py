@@ -127,6 +127,8 @@ def test_gul_bara_doubles_cascade_in_play_rollouts():
     (dict(variance_reduction="yes"), "variance_reduction"),
     (dict(progress=3), "progress"),
     (dict(rolls=-2), "rolls"),
+    (dict(cube_ply=3), "cube_ply"),
+    (dict(cube_ply=-1), "cube_ply"),
 ])
 def test_bad_settings_are_a_value_error_naming_the_setting(engine, kwargs, word):
     with pytest.raises(ValueError, match=word):
@@ -160,6 +162,20 @@ def run(capsys, *argv):
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def test_the_cube_ply_is_apart_from_the_checker_ply(capsys, engine):
+    """1-ply cube decisions leave the cubeless result (the same dice and plays) and may move the
+    cubeful one; the command line's --cube-ply is the engine's cube_ply."""
+    cube = tavla.CubeState()
+    zero = engine.rollout(MIDGAME, trials=36, seed=3, cube=cube, truncate=6)
+    one = engine.rollout(MIDGAME, trials=36, seed=3, cube=cube, truncate=6, cube_ply=1)
+    assert one.equity == zero.equity and one.cubeful_equity is not None
+    xgid = tavla.formats.to_xgid(MIDGAME, turn=0)
+    code, out, err = run(capsys, "rollout", xgid, "--trials", "36", "--seed", "3", "--truncate", "6", "--cube-ply", "1",
+                         "--json")
+    assert code == 0, err
+    assert json.loads(out)["cubeful_equity"] == pytest.approx(one.cubeful_equity)
 
 
 def test_cli_rollout_json_is_the_engine_s_answer(capsys, engine):

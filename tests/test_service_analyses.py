@@ -18,6 +18,7 @@ from tavla.service.jobs import JobStore  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 MAT = (DATA / "gnubg_3pt.mat").read_text()
+SGF = (DATA / "gnubg" / "match3_1.sgf").read_text()
 
 
 client = client_fixture(Settings(max_jobs=2), timeout=30)
@@ -53,10 +54,31 @@ def test_an_analysis_job_answers_what_tavla_analyze_prints(client, openapi):
     ({"mat": MAT, "ply": "1"}, 422, "ply"),
     ({"mat": 5}, 422, "mat"),
     ({}, 422, "mat"),
+    ({"mat": MAT, "format": "sgf"}, 422, "mat (as sgf): "),
+    ({"mat": MAT, "format": "xml"}, 422, "format"),
+    ({"mat": SGF[: len(SGF) // 2]}, 422, "mat: "),
+    ({"mat": "; [Variation \"gulbara\"]\n 1 point match\n Game 1\n x"}, 422, "mat: "),
 ])
 def test_bad_analysis_requests_are_refused_at_once(client, openapi, body, status, words):
     answer = post_checked(client, openapi, "/v1/analyses", body, status)
     assert words in answer["error"], answer
+
+
+def test_sgf_and_match_text_are_analysed_by_their_variant(client, openapi):
+    """An .sgf (detected from its content, or named) and a long nardy match text, each analysed by an
+    engine of its own variant, as ``tavla analyze`` does."""
+    expected = analysis.read_match_data("x.sgf", SGF.encode())
+    for body in ({"mat": SGF, "ply": 0}, {"mat": SGF, "ply": 0, "format": "sgf"}):
+        done = wait_for(client, post_checked(client, openapi, "/v1/analyses", body, 202)["id"])
+        assert done["state"] == "done" and done["done"] == len(expected["games"]), done
+        assert done["result"]["final_score"] == list(expected["score"])
+    match = tavla.Match("nardy", 1, seed=4)
+    match.play_out(("greedy", "greedy"), seed=5)
+    text = formats.write_match_text(match, ("alice", "bob"))
+    done = wait_for(client, post_checked(client, openapi, "/v1/analyses", {"mat": text, "ply": 0}, 202)["id"])
+    assert done["state"] == "done", done
+    report = analysis.analyze_match(tavla.Engine("nardy", ply=0), formats.read_match_text(text))
+    assert done["result"]["players"] == report["players"]
 
 
 def test_an_unknown_job_is_a_404(client):
@@ -117,6 +139,12 @@ def test_a_rollout_job_answers_what_engine_rollout_gives(client, openapi):
     assert done["state"] == "done" and done["done"] == done["total"] == 72
     here = tavla.Engine("backgammon", ply=0, threads=1).rollout(start, trials=72, seed=3).to_dict()
     assert done["result"] == __import__("json").loads(__import__("json").dumps(here))
+    # Cubeful with 1-ply cube decisions: the engine's answer with cube_ply=1.
+    body = {**body, "trials": 36, "truncate": 4, "cube": {}, "cube_ply": 1}
+    done = wait_for_rollout(client, post_checked(client, openapi, "/v1/rollouts", body, 202)["id"])
+    here = tavla.Engine("backgammon", ply=0, threads=1).rollout(start, trials=36, seed=3, truncate=4,
+                                                                 cube=tavla.CubeState(), cube_ply=1).to_dict()
+    assert done["state"] == "done" and done["result"] == __import__("json").loads(__import__("json").dumps(here))
 
 
 def test_a_rollout_job_is_cancelled(client, openapi):
@@ -164,6 +192,7 @@ def test_the_job_time_limit_stops_an_engine_call_in_the_middle():
 @pytest.mark.parametrize("body,words", [
     ({"position": {"variant": "backgammon"}, "trials": 10**6}, "trials"),
     ({"position": {"variant": "backgammon"}, "ply": 3}, "ply"),
+    ({"position": {"variant": "backgammon"}, "cube_ply": 3}, "cube_ply"),
     ({"position": {"variant": "backgammon"}, "trials": "9"}, "trials"),
     ({"xgid": "nonsense"}, "xgid"),
     ({"position": {"variant": "backgammon"}, "cube": {"value": 3}}, "cube"),

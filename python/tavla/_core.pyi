@@ -485,6 +485,7 @@ class Engine:
         target_error: float | None = None,
         rolls: int | None = None,
         progress: Callable[[int, int, float], object] | None = None,
+        cube_ply: int = 0,
     ) -> RolloutResult: ...
     def rollout_plays(
         self,
@@ -505,6 +506,7 @@ class Engine:
         target_error: float | None = None,
         rolls: int | None = None,
         progress: Callable[[int, int, float], object] | None = None,
+        cube_ply: int = 0,
     ) -> list[PlayRollout]: ...
     def _best_move_nodes(self, position: Position, d1: int, d2: int) -> tuple[Move, int]: ...
     def with_cancel(self, token: CancelToken) -> Engine:

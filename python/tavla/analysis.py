@@ -166,36 +166,70 @@ def analyze_game(engine: Any, game: Any, number: int = 1, cube_rules: Optional[d
                  rolls: Optional[list[Roll]] = None) -> list[Decision]:
     """Every unforced checker play and cube decision of ``game`` (a ``tavla.Game``), judged by
     ``engine``. Forced plays (one legal result) are not decisions. With ``rolls`` (a list), every
-    roll's luck is appended to it."""
+    roll's luck is appended to it.
+
+    Every play is judged in the turn driver's state it was made in (``Game.rolls_before``), so a gul
+    bara double of the game's first rolls is an ordinary double and a later one a cascade (RULES.md
+    4). A cascade is two decisions, as the engine plays it: the mover's whole part (its steps up to
+    the handover, judged among every distinct part the engine lists) and the opponent's whole share
+    of the handover (see ``_share_decision``)."""
     import tavla
 
     rules = CUBE_RULES if cube_rules is None else cube_rules
     record = json.loads(game.to_json())
+    events = record["events"]
     states = tavla.Game.replay(game.to_json())
     luck_engine = tavla.Engine(game.variant, ply=0, **game.rules) if rolls is not None else None
     out: list[Decision] = []
-    for k, event in enumerate(record["events"]):
-        before, after = states[k], states[k + 1]
+    k = 0
+    while k < len(events):
+        event, before = events[k], states[k]
         kind = event["type"]
-        if kind == "move" and before.phase == "move" and before.cascade_step is None:
-            if luck_engine is not None and rolls is not None:
-                opening = k > 0 and record["events"][k - 1]["type"] == "opening_roll"
-                rolls.append(_luck(luck_engine, before, event, number, rules, opening))
-            out.extend(_checker_decision(engine, before, after, event, number, rules))
+        end = k + 1
+        if kind == "move" and before.phase == "move":
+            step = before.cascade_step
+            if step is not None:
+                end = _cascade_end(events, states, k)
+            if step is None or not before.is_cascade_handover:
+                if luck_engine is not None and rolls is not None:
+                    opening = k > 0 and events[k - 1]["type"] == "opening_roll"
+                    dice = before.dice if step is None else (step[0], step[0])
+                    rolls.append(_luck(luck_engine, before, event["player"], dice, number, rules, opening))
+                if step is None:
+                    out.extend(_checker_decision(engine, before, states[end], event, number, rules))
+                else:
+                    out.extend(_part_decision(engine, states[k:end + 1], events[k:end], number, rules))
+            else:
+                out.extend(_share_decision(engine, states[k:end + 1], events[k:end], number))
         elif kind in ("roll", "double") and before.phase == "roll" and before.may_double:
             out.append(_double_decision(engine, before, event, number, rules))
         elif kind in ("take", "pass", "beaver") and before.phase == "double_offered":
             out.append(_answer_decision(engine, before, event, number, rules))
+        k = end
     return out
 
 
+def _cascade_end(events: list, states: list, k: int) -> int:
+    """The index of the first event after the gul bara cascade part (or share) whose first step is
+    event ``k``: its steps are the player's moves in the same cascade, on the same side of the
+    handover."""
+    player, handover = events[k]["player"], states[k].is_cascade_handover
+    end = k
+    while (end < len(events) and events[end]["type"] == "move" and events[end]["player"] == player
+           and states[end].cascade_step is not None and states[end].is_cascade_handover == handover):
+        end += 1
+    return end
+
+
 def _checker_decision(engine, before, after, event, number, rules) -> Iterable[Decision]:
+    """An ordinary play (also a gul bara double of the game's first rolls)."""
     player = event["player"]
-    legal = before.legal_moves()
-    if len({m.position for m in legal}) < 2:
-        return []
     dice = before.dice
-    ranked = engine.hint(before.position, *dice, top=len(legal), cube=cube_for_game(before, player, rules))
+    if len({m.position for m in before.legal_moves()}) < 2:
+        return []
+    # The turn driver's roll count: whether a gul bara double cascades (and so what the plays are).
+    ranked = engine.hint(before.position, *dice, top=len(before.legal_moves()), cube=cube_for_game(before, player, rules),
+                         rolls=before.rolls_before)
     played_position = after.position_for(player)
     played = next((c for c in ranked if c.move.position == played_position), None)
     if played is None:
@@ -206,9 +240,65 @@ def _checker_decision(engine, before, after, event, number, rules) -> Iterable[D
                      position_json(before, player, dice))]
 
 
-def _luck(engine, before, event, number, rules, opening: bool) -> Roll:
-    """The luck of the roll ``before`` is to play, for its player (see the module's documentation)."""
-    player = event["player"]
+def _part_decision(engine, states: list, steps: list, number, rules) -> Iterable[Decision]:
+    """The mover's whole part of a gul bara cascade: ``states`` from its first step to the state after
+    its last, ``steps`` its move events. The engine's hint of the double lists every distinct part
+    (its position and handover), unless a number's states ran past the engine's cascade width and the
+    played part was pruned by 0-ply: then it is looked up in the hint of the rest of the cascade from
+    a later step of it (the same question from there: a cascade from that number), as the engine
+    itself replans a part step by step."""
+    before, after = states[0], states[-1]
+    player = steps[0]["player"]
+    die = before.cascade_step[0]
+    cube = cube_for_game(before, player, rules)
+    ranked = engine.hint(before.position, die, die, top=1 << 20, cube=cube, rolls=before.rolls_before)
+    if len(ranked) < 2:
+        return []
+    played_key = (after.position_for(player), tuple(after.cascade_left) if after.is_cascade_handover else ())
+    candidates = ranked
+    for state in states[:-1]:
+        if state is not before:
+            step = state.cascade_step[0]
+            candidates = engine.hint(state.position, step, step, top=1 << 20, cube=cube, rolls=state.rolls_before)
+        played = next((c for c in candidates if (c.move.position, tuple(c.move.handover)) == played_key), None)
+        if played is not None:
+            break
+    else:
+        raise ValueError(f"game {number}: the played cascade {_steps_notation(steps)!r} is not among the engine's plays")
+    error = max(0.0, ranked[0].equity - played.equity)
+    return [Decision(number, player, "move", _steps_notation(steps), str(ranked[0].move), error, (die, die), mark(error),
+                     position_json(before, player, (die, die)))]
+
+
+def _steps_notation(steps: list) -> str:
+    """Cascade steps' move events as "4-4: 24/20(4), 5-5: 20/15(2) 13/8(2)" (the engine's form)."""
+    return ", ".join(f"{e['step'][0]}-{e['step'][0]}: {e['play']}" for e in steps)
+
+
+def _share_decision(engine, states: list, steps: list, number) -> Iterable[Decision]:
+    """The opponent's whole share of a gul bara cascade's handover, ``states`` from its first step to
+    the state after its last, as the engine chooses it (``Engine.handover``): the sharer rolls next,
+    so each share is valued by the engine's evaluation (at its ply, cubeless) of the position after
+    it, from the sharer's side. A share where every step had one legal result is forced. ``steps``
+    are the share's move events."""
+    before, after = states[0], states[-1]
+    player = steps[0]["player"]
+    if all(len({m.position for m in s.legal_moves()}) < 2 for s in states[:-1]):
+        return []
+    best = engine.handover(before.position, before.cascade_left)
+    played_position = after.position_for(player)
+    error = 0.0
+    if best.position != played_position:
+        error = max(0.0, engine.evaluate(best.position).equity - engine.evaluate(played_position).equity)
+    die = before.cascade_step[0]
+    passed = " ".join(f"{d}x{n}" for d, n in before.cascade_left)
+    return [Decision(number, player, "move", f"{_steps_notation(steps)} (share of {passed})", str(best), error, (die, die),
+                     mark(error), position_json(before, player, (die, die)))]
+
+
+def _luck(engine, before, player, dice, number, rules, opening: bool) -> Roll:
+    """The luck of ``dice``, the roll ``before`` is to play, for ``player`` (see the module's
+    documentation); a gul bara roll is judged in the turn driver's state (``rolls_before``)."""
     position = before.position
     cube = cube_for_game(before, player, rules)
     rolls_before = before.rolls_before
@@ -219,7 +309,7 @@ def _luck(engine, before, event, number, rules, opening: bool) -> Roll:
     # The 21 rolls (doubles once, the others twice) or the opening roll's 15 non-doubles.
     rolls = [(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7) if not (opening and a == b)]
     mean = sum(w * best(a, b) for a, b, w in rolls) / sum(w for _, _, w in rolls)
-    d1, d2 = before.dice
+    d1, d2 = dice
     luck = best(d1, d2) - mean
     return Roll(number, player, (d1, d2), luck, luck_mark(luck))
 
@@ -259,23 +349,20 @@ def position_json(game: Any, turn: int, dice: Optional[tuple[int, int]]) -> dict
                                       crawford=bool(game.is_crawford) and match))
 
 
-def analyze_match(engine: Any, mat: dict[str, Any], progress: Optional[Callable[[int, int], None]] = None) -> dict[str, Any]:
+def analyze_match(engine: Any, mat: dict[str, Any], progress: Optional[Callable[[int, int], None]] = None,
+                  luck: bool = True) -> dict[str, Any]:
     """A match read by ``tavla.formats.read_mat`` (or ``read_sgf``, or ``read_match_text`` for long
-    nardy; not gul bara yet): every decision and roll, and per player the totals. Returns
+    nardy and gul bara): every decision and roll, and per player the totals. Returns
     ``{"match_length", "final_score", "players": [summary, summary], "decisions", "rolls"}``.
-    ``progress(done, total)`` is called after each game."""
-    if mat.get("variant") == "gulbara":
-        # Engine.hint plays every gul bara double as a cascade, while a game's first rolls do not
-        # cascade: its hints cannot judge those turns yet.
-        raise ValueError("the analysis does not judge gul bara matches yet: the engine's hints play every double "
-                         "as a cascade, also in the first rolls where a gul bara double does not cascade")
+    ``progress(done, total)`` is called after each game. ``luck=False`` skips the rolls' luck (21
+    hints a roll: in gul bara, each double a cascade, most of the analysis's time)."""
     players = [PlayerStats(name) for name in mat["players"]]
     decisions: list[Decision] = []
     rolls: list[Roll] = []
     games = mat["games"]
     for number, played in enumerate(games, start=1):
         game_rolls: list[Roll] = []
-        for d in analyze_game(engine, played["game"], number, rolls=game_rolls):
+        for d in analyze_game(engine, played["game"], number, rolls=game_rolls if luck else None):
             players[d.player].add(d)
             decisions.append(d)
         for r in game_rolls:
@@ -318,8 +405,6 @@ def read_match_file(path: Union[str, Path]) -> dict[str, Any]:
     ``tavla.formats.read_mat``'s shape (a match text's also has ``variant`` and ``rules``). Errors are ValueErrors
     naming the file: one that cannot be read, is too big, is of another format, or that the reader
     refuses (naming the line)."""
-    from . import formats
-
     path = Path(path)
     try:
         size = path.stat().st_size
@@ -328,17 +413,40 @@ def read_match_file(path: Union[str, Path]) -> dict[str, Any]:
         data = path.read_bytes()
     except OSError as e:
         raise ValueError(f"{path}: {e.strerror or e}") from None
-    kind = match_file_kind(path.name, data)
-    if kind is None:
-        raise ValueError(f"{path}: not a match file tavla reads (a Jellyfish .mat, a GNU Backgammon .sgf, "
-                         "or a long nardy or gul bara match text)")
     try:
-        if kind == "sgf":
-            return formats.read_sgf(data)
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("latin-1")
-        return formats.read_match_text(text) if kind == "text" else formats.read_mat(text)
+        return read_match_data(path.name, data)
     except ValueError as e:
         raise ValueError(f"{path}: {e}") from None
+
+
+#: The formats ``read_match_data`` reads, by ``match_file_kind``'s names.
+MATCH_FORMATS = ("mat", "sgf", "text")
+
+
+def read_match_data(name: str, data: bytes, kind: Optional[str] = None) -> dict[str, Any]:
+    """A match file's bytes read and replayed, as ``read_match_file`` does (``name`` is only for the
+    format's detection by extension): of format ``kind`` (one of MATCH_FORMATS), or by
+    ``match_file_kind``. ValueErrors say what is wrong (the reader's name the line)."""
+    from . import formats
+
+    if kind is None:
+        kind = match_file_kind(name, data)
+    if kind is None:
+        raise ValueError("not a match file tavla reads (a Jellyfish .mat, a GNU Backgammon .sgf, "
+                         "or a long nardy or gul bara match text)")
+    if kind not in MATCH_FORMATS:
+        raise ValueError(f"format must be one of {', '.join(MATCH_FORMATS)}, not {kind!r}")
+    if kind == "sgf":
+        return formats.read_sgf(data)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return formats.read_match_text(text) if kind == "text" else formats.read_mat(text)
+
+
+def match_engine(match: dict[str, Any], ply: int) -> Any:
+    """The engine that analyses ``match`` (``read_match_data``'s): its variant and rule options."""
+    import tavla
+
+    return tavla.Engine(match.get("variant", "backgammon"), ply=ply, **match.get("rules", {}))

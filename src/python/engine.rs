@@ -532,7 +532,8 @@ impl PyEngine {
     /// at checker `ply` (0 to 2), dice from `seed`, the first roll stratified
     /// over the 36 (`stratify_second`: the second too). `cube` (a
     /// `CubeState`): cubeful too, each side's cube decisions by the 0-ply
-    /// cube model. `variance_reduction`: each roll's luck subtracted.
+    /// cube model fed the evaluator's probabilities at `cube_ply` (0 to 2,
+    /// apart from the checker `ply`). `variance_reduction`: each roll's luck subtracted.
     /// `truncate`: score a trial by the evaluator after that many rolls;
     /// `stop_at_bearoff`: by the bear-off tables once they cover it.
     /// `target_error`: stop once the equity's standard error is at most this
@@ -543,8 +544,8 @@ impl PyEngine {
     /// cancelled, raising `Cancelled`.
     #[pyo3(signature = (position, trials = None, seed = None, *, threads = None, cube = None, variance_reduction = None,
                         stratify_second = None, truncate = None, stop_at_bearoff = None, ply = None, min_trials = None,
-                        target_error = None, rolls = None, progress = None),
-           text_signature = "($self, position, trials=1296, seed=0, *, threads=None, cube=None, variance_reduction=False, stratify_second=False, truncate=None, stop_at_bearoff=False, ply=0, min_trials=0, target_error=None, rolls=None, progress=None)")]
+                        target_error = None, rolls = None, progress = None, cube_ply = None),
+           text_signature = "($self, position, trials=1296, seed=0, *, threads=None, cube=None, variance_reduction=False, stratify_second=False, truncate=None, stop_at_bearoff=False, ply=0, min_trials=0, target_error=None, rolls=None, progress=None, cube_ply=0)")]
     #[allow(clippy::too_many_arguments)] // one parameter per Python argument
     fn rollout(
         &self,
@@ -563,6 +564,7 @@ impl PyEngine {
         target_error: Option<&Bound<'_, PyAny>>,
         rolls: Option<&Bound<'_, PyAny>>,
         progress: Option<&Bound<'_, PyAny>>,
+        cube_ply: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<super::rollout::PyRolloutResult> {
         self.check_position(position)?;
         if let Some(c) = cube {
@@ -578,6 +580,7 @@ impl PyEngine {
             truncate,
             stop_at_bearoff,
             ply,
+            cube_ply,
             min_trials,
             target_error,
             rolls,
@@ -600,8 +603,8 @@ impl PyEngine {
     /// are `rollout`'s; with `target_error` all candidates stop together.
     #[pyo3(signature = (position, dice, top = None, trials = None, seed = None, *, threads = None, cube = None,
                         variance_reduction = None, stratify_second = None, truncate = None, stop_at_bearoff = None, ply = None,
-                        min_trials = None, target_error = None, rolls = None, progress = None),
-           text_signature = "($self, position, dice, top=5, trials=1296, seed=0, *, threads=None, cube=None, variance_reduction=False, stratify_second=False, truncate=None, stop_at_bearoff=False, ply=0, min_trials=0, target_error=None, rolls=None, progress=None)")]
+                        min_trials = None, target_error = None, rolls = None, progress = None, cube_ply = None),
+           text_signature = "($self, position, dice, top=5, trials=1296, seed=0, *, threads=None, cube=None, variance_reduction=False, stratify_second=False, truncate=None, stop_at_bearoff=False, ply=0, min_trials=0, target_error=None, rolls=None, progress=None, cube_ply=0)")]
     #[allow(clippy::too_many_arguments)] // one parameter per Python argument
     fn rollout_plays(
         &self,
@@ -622,6 +625,7 @@ impl PyEngine {
         target_error: Option<&Bound<'_, PyAny>>,
         rolls: Option<&Bound<'_, PyAny>>,
         progress: Option<&Bound<'_, PyAny>>,
+        cube_ply: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<super::rollout::PyPlayRollout>> {
         self.check_position(position)?;
         if let Some(c) = cube {
@@ -644,6 +648,7 @@ impl PyEngine {
             truncate,
             stop_at_bearoff,
             ply,
+            cube_ply,
             min_trials,
             target_error,
             rolls,

@@ -167,6 +167,7 @@ pub(crate) struct Keywords<'a, 'py> {
     pub truncate: Option<&'a Bound<'py, PyAny>>,
     pub stop_at_bearoff: Option<&'a Bound<'py, PyAny>>,
     pub ply: Option<&'a Bound<'py, PyAny>>,
+    pub cube_ply: Option<&'a Bound<'py, PyAny>>,
     pub min_trials: Option<&'a Bound<'py, PyAny>>,
     pub target_error: Option<&'a Bound<'py, PyAny>>,
     pub rolls: Option<&'a Bound<'py, PyAny>>,
@@ -184,6 +185,7 @@ impl Keywords<'_, '_> {
             return Err(PyValueError::new_err(format!("threads must be 0 (all cores) to {MAX_THREADS}, not {t}")));
         }
         let ply: u8 = super::opt_whole_arg(self.ply, "ply")?.unwrap_or(0);
+        let cube_ply: u8 = super::opt_whole_arg(self.cube_ply, "cube_ply")?.unwrap_or(0);
         let truncate: Option<u32> = super::opt_whole_arg(self.truncate, "truncate")?;
         let min_trials: u64 = super::opt_whole_arg(self.min_trials, "min_trials")?.unwrap_or(0);
         let target_error = match self.target_error {
@@ -205,6 +207,7 @@ impl Keywords<'_, '_> {
             seed: super::opt_whole_arg(self.seed, "seed")?.unwrap_or(0),
             threads: crate::threads_or_all_cores(threads.map_or(engine_threads, |t| t as usize)),
             checker_ply: ply,
+            cube_ply,
             variance_reduction: bool_arg(self.variance_reduction, "variance_reduction")?,
             stratify_second: bool_arg(self.stratify_second, "stratify_second")?,
             truncate,

@@ -77,6 +77,11 @@ pub struct RolloutSettings {
     pub threads: usize,
     /// The players' checker ply (0: the evaluator's best play).
     pub checker_ply: u8,
+    /// The ply of the probabilities each cubeful trial's cube decisions are
+    /// taken from (0: the evaluator's; gnubg too lets the cube decisions of a
+    /// rollout use another ply than its checker plays): the cube model is the
+    /// 0-ply one, fed that ply's cubeless evaluation of the position.
+    pub cube_ply: u8,
     /// Subtract each roll's luck, judged at 0-ply.
     pub variance_reduction: bool,
     /// Stratify the second roll too (36 x 36 rotation).
@@ -103,6 +108,7 @@ impl Default for RolloutSettings {
             seed: 0,
             threads: 1,
             checker_ply: 0,
+            cube_ply: 0,
             variance_reduction: false,
             stratify_second: false,
             truncate: None,
@@ -128,6 +134,12 @@ impl RolloutSettings {
             return Err(Error::new(format!(
                 "ply (the rollout players' checker ply) must be 0 to {MAX_CHECKER_PLY}, not {}",
                 self.checker_ply
+            )));
+        }
+        if self.cube_ply > MAX_CHECKER_PLY {
+            return Err(Error::new(format!(
+                "cube_ply (the rollout players' cube decisions' ply) must be 0 to {MAX_CHECKER_PLY}, not {}",
+                self.cube_ply
             )));
         }
         if self.truncate == Some(0) {
@@ -292,6 +304,8 @@ struct Roller<'a> {
     evaluator: &'a dyn Evaluator,
     play: SearchConfig,
     zero: SearchConfig,
+    /// The cube decisions' evaluation (`settings.cube_ply`).
+    cube: SearchConfig,
     settings: &'a RolloutSettings,
     policy: &'a CubePolicy<'a>,
     /// The second roll's offsets, a permutation of 0..36 drawn from the seed.
@@ -303,12 +317,13 @@ impl<'a> Roller<'a> {
         // The players search on the trial's thread with a small cache.
         let play = SearchConfig { ply: settings.checker_ply, threads: 1, cache_bits: 12, cascade_width: CASCADE_WIDTH, ..engine.clone() };
         let zero = SearchConfig { ply: 0, ..play.clone() };
+        let cube = SearchConfig { ply: settings.cube_ply, ..play.clone() };
         let mut offsets: [usize; 36] = std::array::from_fn(|k| k);
         let mut rng = Dice::training(settings.seed ^ 0x5EC0_0D5E_C0DD_1CE5);
         for k in (1..36).rev() {
             offsets.swap(k, rng.below(k + 1));
         }
-        Roller { evaluator, play, zero, settings, policy, offsets }
+        Roller { evaluator, play, zero, cube, settings, policy, offsets }
     }
 
     /// The dice of roll `k` of trial `t`.
@@ -347,6 +362,15 @@ impl<'a> Roller<'a> {
         static_evaluation(self.evaluator, pos, self.play.use_bearoff).0.to_array()
     }
 
+    /// The probabilities the cube decisions before a roll of `pos` see: the
+    /// evaluator's at `settings.cube_ply`.
+    fn cube_probabilities(&self, pos: &Position, rolls_before: u32) -> [f32; 5] {
+        if self.cube.ply == 0 {
+            return self.probabilities(pos);
+        }
+        crate::search::evaluate_at(self.evaluator, &self.cube, pos, rolls_before).0.to_array()
+    }
+
     /// Trial `t` from `start` (between rolls), for the player in seat `root`.
     fn trial(&self, start: &TurnDriver, root: usize, t: usize) -> TrialResult {
         let s = self.settings;
@@ -382,7 +406,7 @@ impl<'a> Roller<'a> {
                         break;
                     }
                     if cubeful {
-                        turns.push(Turn::new(&pos, self.probabilities(&pos)));
+                        turns.push(Turn::new(&pos, self.cube_probabilities(&pos, board.rolls_before())));
                     }
                     let dice = self.dice(t, k, &mut rng);
                     if s.variance_reduction {
@@ -741,6 +765,28 @@ mod tests {
         assert!(none.cancelled);
         assert_eq!(none.trials, 0);
         assert!(t.elapsed().as_secs_f64() < 0.5, "{:?}", t.elapsed());
+    }
+
+    #[test]
+    fn the_cube_ply_changes_the_cube_decisions_only() {
+        // Cube decisions from 1-ply probabilities: the same dice and checker
+        // plays (the cubeless result is the 0-ply cube's), other cubeful
+        // results where a decision turns; any thread count gives the same.
+        let ev = Network::shipped(Variant::Backgammon);
+        let settings =
+            RolloutSettings { trials: 36, seed: 2, truncate: Some(6), cube: Some(CubeState::money()), ..RolloutSettings::default() };
+        let mut changed = 0;
+        for k in [6, 20, 30, 45] {
+            let pos = midgame(Variant::Backgammon, k);
+            let zero = roll(&ev, &pos, settings);
+            let one = roll(&ev, &pos, RolloutSettings { cube_ply: 1, ..settings });
+            assert_eq!(zero.cubeless, one.cubeless, "position {k}");
+            assert_eq!(one, roll(&ev, &pos, RolloutSettings { cube_ply: 1, threads: 2, ..settings }));
+            changed += usize::from(zero.cubeful != one.cubeful);
+        }
+        assert!(changed > 0, "1-ply cube decisions changed no cubeful result");
+        let err = RolloutSettings { cube_ply: 3, ..settings }.check().unwrap_err().to_string();
+        assert!(err.contains("cube_ply"), "{err}");
     }
 
     #[test]

@@ -33,7 +33,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     if not 0 <= args.ply <= 2:
         raise ValueError(f"--ply must be 0 to 2, not {args.ply}")
     mat = analysis.read_match_file(args.file)
-    engine = tavla.Engine(mat.get("variant", "backgammon"), ply=args.ply, **mat.get("rules", {}))
+    engine = analysis.match_engine(mat, args.ply)
     report = analysis.analyze_match(engine, mat,
                                     progress=progress_line if args.progress or sys.stderr.isatty() else None)
     if args.json:

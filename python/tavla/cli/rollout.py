@@ -23,6 +23,9 @@ def add_rollout_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, default=0, help="threads (default 0: all cores)")
     p.add_argument("--cubeful", action="store_true",
                    help="cubeful too: each side's cube decisions by the 0-ply cube model (the cube options below)")
+    p.add_argument("--cube-ply", type=int, default=0,
+                   help="with --cubeful: the ply of the probabilities the cube decisions see, 0 to 2 (default 0), "
+                        "apart from the checker --ply")
     p.add_argument("--truncate", type=int, metavar="N", help="score each trial by the evaluator after N rolls")
     p.add_argument("--stop-at-bearoff", action="store_true",
                    help="score each trial by the exact bear-off tables once they cover it")
@@ -70,7 +73,7 @@ def run_rollout(args: argparse.Namespace) -> int:
     engine = make_engine(position, args.ply)
     progress = progress_printer(args.progress or sys.stderr.isatty())
     settings: dict[str, Any] = dict(
-        trials=args.trials, seed=args.seed, threads=args.threads, cube=cube, ply=args.ply,
+        trials=args.trials, seed=args.seed, threads=args.threads, cube=cube, ply=args.ply, cube_ply=args.cube_ply,
         variance_reduction=args.variance_reduction, stratify_second=args.stratify_second,
         truncate=args.truncate, stop_at_bearoff=args.stop_at_bearoff, min_trials=args.min_trials,
         target_error=args.target_error, progress=progress,
@@ -79,7 +82,7 @@ def run_rollout(args: argparse.Namespace) -> int:
         f"{args.ply}-ply players", "variance reduction" if args.variance_reduction else "",
         f"truncated after {args.truncate} rolls" if args.truncate else "",
         "stopped at exact bear-offs" if args.stop_at_bearoff else "",
-        f"cubeful ({cube})" if cube is not None else "cubeless") if x)
+        f"cubeful ({cube}, {args.cube_ply}-ply cube)" if cube is not None else "cubeless") if x)
     if args.plays:
         d1, d2 = dice_for(args, info)
         plays = engine.rollout_plays(position, (d1, d2), top=args.top, **settings)

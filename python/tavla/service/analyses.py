@@ -7,9 +7,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-import tavla
-
-from .. import analysis, formats
+from .. import analysis
 from .config import Settings
 from .jobs import Job, JobStore, Progress
 from .positions import BadInput
@@ -47,16 +45,16 @@ def job_out(job: Job) -> JobOut:
 
 
 def analysis_work(request: AnalysisRequest, ply: int):
-    """The job: the match read (its errors name the line), then every game analysed."""
+    """The job: the match read in its format (named or detected; the readers' errors name the line),
+    then every game analysed by an engine of its variant."""
     try:
-        match = formats.read_mat(request.mat)
+        match = analysis.read_match_data("", request.mat.encode("utf-8"), request.format)
     except ValueError as e:
-        raise BadInput(f"mat: {e}") from None
+        raise BadInput(f"{'mat' if request.format is None else f'mat (as {request.format})'}: {e}") from None
 
     def work(progress: Progress) -> dict[str, Any]:
         progress(0, len(match["games"]))
-        report = analysis.analyze_match(progress.engine(tavla.Engine("backgammon", ply=ply)), match,
-                                        progress=progress)
+        report = analysis.analyze_match(progress.engine(analysis.match_engine(match, ply)), match, progress=progress)
         if not request.decisions:
             report.pop("decisions")
             report.pop("rolls")

@@ -30,6 +30,8 @@ def add_rollout_routes(app: FastAPI, settings: Settings, jobs: JobStore, respons
         trials played. Bad settings answer 422 at once."""
         if request.ply > settings.max_ply:
             raise BadInput(f"ply {request.ply} is above this service's maximum {settings.max_ply}")
+        if request.cube_ply > settings.max_ply:
+            raise BadInput(f"cube_ply {request.cube_ply} is above this service's maximum {settings.max_ply}")
         parsed = parse_source(request)
         position = parsed.position
         cube = cube_of(request, parsed)
@@ -42,7 +44,7 @@ def add_rollout_routes(app: FastAPI, settings: Settings, jobs: JobStore, respons
         def work(progress: Progress) -> dict[str, Any]:
             progress(0, request.trials)
             result = progress.engine(engine).rollout(
-                position, trials=request.trials, seed=request.seed, cube=cube, ply=request.ply,
+                position, trials=request.trials, seed=request.seed, cube=cube, ply=request.ply, cube_ply=request.cube_ply,
                 variance_reduction=request.variance_reduction, truncate=request.truncate,
                 stop_at_bearoff=request.stop_at_bearoff, target_error=request.target_error, rolls=request.rolls,
                 progress=lambda done, trials, _equity: progress(done, trials))

@@ -582,7 +582,10 @@ MAX_MATCH_TEXT = 4 << 20  # characters of a match file (tavla analyze's limit)
 class AnalysisRequest(Strict):
     """A match file to analyse, as ``tavla analyze`` does."""
 
-    mat: str = Field(max_length=MAX_MATCH_TEXT, description="a Jellyfish .mat match file's text (backgammon)")
+    mat: str = Field(max_length=MAX_MATCH_TEXT, description="the match file's text: a Jellyfish .mat, a GNU "
+                     "Backgammon .sgf, or a long nardy or gul bara match text (its Variation tag)")
+    format: Optional[Literal["mat", "sgf", "text"]] = Field(
+        None, description="the file's format; by default detected from its content")
     ply: Optional[int] = Field(None, ge=0, le=4, description="analysis ply (default: the service's default "
                                "ply), at most the service's maximum")
     decisions: bool = Field(False, description="include every decision and every roll's luck in the result")
@@ -613,6 +616,8 @@ class RolloutRequest(PositionSource):
     trials: int = Field(1296, ge=1, le=MAX_SERVICE_ROLLOUT_TRIALS, description="games to play out")
     seed: int = Field(0, ge=0, le=2**63 - 1, description="the dice: the same seed, the same answer")
     ply: int = Field(0, ge=0, le=2, description="the rollout players' checker ply (at most the service's maximum)")
+    cube_ply: int = Field(0, ge=0, le=2, description="the ply of the probabilities the cubeful trials' cube "
+                          "decisions see (apart from the checker ply; at most the service's maximum)")
     cube: Optional[CubeIn] = Field(None, description="roll out cubefully under this cube state too (each side's "
                                    "cube decisions by the 0-ply cube model); else the position's own, else cubeless")
     variance_reduction: bool = Field(False, description="subtract each roll's luck (gnubg's variance reduction)")
