@@ -224,11 +224,12 @@ def _cascade_end(events: list, states: list, k: int) -> int:
 def _checker_decision(engine, before, after, event, number, rules) -> Iterable[Decision]:
     """An ordinary play (also a gul bara double of the game's first rolls)."""
     player = event["player"]
-    dice = before.dice
-    if len({m.position for m in before.legal_moves()}) < 2:
+    legal = before.legal_moves()
+    if len({m.position for m in legal}) < 2:
         return []
+    dice = before.dice
     # The turn driver's roll count: whether a gul bara double cascades (and so what the plays are).
-    ranked = engine.hint(before.position, *dice, top=len(before.legal_moves()), cube=cube_for_game(before, player, rules),
+    ranked = engine.hint(before.position, *dice, top=len(legal), cube=cube_for_game(before, player, rules),
                          rolls=before.rolls_before)
     played_position = after.position_for(player)
     played = next((c for c in ranked if c.move.position == played_position), None)

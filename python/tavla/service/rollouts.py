@@ -28,10 +28,9 @@ def add_rollout_routes(app: FastAPI, settings: Settings, jobs: JobStore, respons
         truncation or a target standard error as asked. Answers 202 with the job; the result, once
         done, has the probabilities, the equity with its standard error and 95% interval, and the
         trials played. Bad settings answer 422 at once."""
-        if request.ply > settings.max_ply:
-            raise BadInput(f"ply {request.ply} is above this service's maximum {settings.max_ply}")
-        if request.cube_ply > settings.max_ply:
-            raise BadInput(f"cube_ply {request.cube_ply} is above this service's maximum {settings.max_ply}")
+        for name, ply in (("ply", request.ply), ("cube_ply", request.cube_ply)):
+            if ply > settings.max_ply:
+                raise BadInput(f"{name} {ply} is above this service's maximum {settings.max_ply}")
         parsed = parse_source(request)
         position = parsed.position
         cube = cube_of(request, parsed)
