@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import random as _random
 
+from .rules_ref import _check_die  # the one die check of both references
+
 VARIANTS = ("dutch", "acey_deucey")
 BAR = 25
 RESERVE = 26
@@ -72,12 +74,6 @@ def _check(mine, theirs, reserve):
         if mine[p - 1] and theirs[25 - p - 1]:
             raise ValueError(f"my point {p} is held by both players")
     return mine, theirs, reserve
-
-
-def _check_die(d):
-    if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
-        raise ValueError(f"a die must be an int 1..6, got {d!r}")
-    return d
 
 
 # ---------------------------------------------------------------------------
