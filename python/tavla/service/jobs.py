@@ -64,10 +64,9 @@ class Progress:
     """What work calls as it goes: ``progress(done, total)``; it raises ``JobStopped`` when the job
     is cancelled or past its time limit, so work stops at its next step."""
 
-    def __init__(self, job: Job, deadline: float, token: CancelToken):
+    def __init__(self, job: Job, token: CancelToken):
         self.job = job
-        self.deadline = deadline
-        self.token = token
+        self.token = token  # cancelled by a DELETE, and by itself at the job time limit
 
     def engine(self, engine: Any) -> Any:
         """``engine`` stopped mid-call (raising ``tavla.Cancelled``) when the job is cancelled or past its
@@ -79,10 +78,13 @@ class Progress:
         self.check()
 
     def check(self) -> None:
-        if self.job.cancelled.is_set():
-            raise JobStopped("cancelled")
-        if time.monotonic() > self.deadline:
-            raise JobStopped("ran past the job time limit")
+        if self.token.cancelled:
+            raise JobStopped(stop_reason(self.job))
+
+
+def stop_reason(job: Job) -> str:
+    """Why a job's token is cancelled: a cancel (DELETE, shutdown), else the job time limit."""
+    return "cancelled" if job.cancelled.is_set() else "ran past the job time limit"
 
 
 class JobStore:
@@ -121,13 +123,13 @@ class JobStore:
             self.finish(job, "cancelled", error="cancelled before it started")
             return
         job.state = "running"
-        progress = Progress(job, time.monotonic() + self.time_limit, job.token)
+        progress = Progress(job, job.token)
         try:
             result = work(progress)
         except JobStopped as e:
             self.finish(job, "cancelled", error=str(e))
         except Cancelled:  # an engine call stopped by the job's token
-            self.finish(job, "cancelled", error="cancelled" if job.cancelled.is_set() else "ran past the job time limit")
+            self.finish(job, "cancelled", error=stop_reason(job))
         except ValueError as e:  # bad input found on the way (a move the rules refuse...)
             self.finish(job, "failed", error=str(e))
         except Exception as e:  # noqa: BLE001 - a job must end in a state, whatever went wrong
