@@ -18,6 +18,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .app import create_app
 from .config import Settings, settings_from_env, with_overrides
+from .memory import return_freed_memory
 
 
 class BannerServer(uvicorn.Server):
@@ -178,6 +179,7 @@ def serve(args: argparse.Namespace) -> int:
         keep_alive=getattr(args, "keep_alive", None),
         request_timeout=getattr(args, "request_timeout", None),
     )
+    return_freed_memory()
     server = server_for(settings, access_log=not getattr(args, "quiet", False))
     try:
         with terminate_as_interrupt():
