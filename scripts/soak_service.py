@@ -16,7 +16,8 @@ Clients, one thread each, in a loop until the time is up:
 - ``oversized``: a body over the limit, declared (a Content-Length of 1 GB and nothing sent) or
   streamed without a length (chunked);
 - ``slow``: a body (or the headers) sent a few bytes at a time, requests pipelined whose answers are
-  never read, a connection that sends nothing;
+  never read, a connection that sends nothing, headers trickled past the server's request timeout
+  (8 s here), which must be cut near it;
 - ``deep``: POST /v1/hint at ply 2 on gul bara doubles, whose cascade searches run past the time limit.
 
 The checks (each a line of the report, ``ok`` or ``FAIL``):
@@ -418,13 +419,17 @@ def oversized_client(base: str, bodies: Bodies, recorder: Recorder, stop: thread
         stop.wait(rng.uniform(0.2, 0.5))
 
 
+# The soak's server closes a connection still sending its request this long after its first byte.
+REQUEST_TIMEOUT = 8.0
+
+
 def slow_client(base: str, bodies: Bodies, recorder: Recorder, stop: threading.Event, seed: int) -> None:
-    """Clients that hold connections: a body trickled in, headers trickled in, answers never read, and
-    a connection that says nothing."""
+    """Clients that hold connections: a body trickled in, headers trickled in, answers never read, a
+    connection that says nothing, and headers trickled for longer than the request timeout."""
     rng = random.Random(seed)
     host, port = host_port(base)
     while not stop.is_set():
-        kind = rng.randrange(4)
+        kind = rng.randrange(5)
         start = time.monotonic()
         body = json.dumps({"position": bodies.position(rng, "backgammon"), "dice": [3, 1]}).encode()
         status: Any
@@ -451,6 +456,15 @@ def slow_client(base: str, bodies: Bodies, recorder: Recorder, stop: threading.E
                     pass
                 stop.wait(2.0)
             status, problem = "closed", None
+        elif kind == 3:  # 8 bytes every 0.5 s: the whole request would take about 20 s
+            route = "past the request timeout"
+            text = request_head(host, "/v1/moves", len(body), close=True) + body
+            status, _ = raw_request(host, port, b"", [text[k:k + 8] for k in range(0, len(text), 8)], pause=0.5,
+                                    read_timeout=REQUEST_TIMEOUT + 30)
+            took = time.monotonic() - start
+            problem = (f"a request trickled past the {REQUEST_TIMEOUT:g} s request timeout got {status} after "
+                       f"{took:.1f} s, not closed or 408 near the timeout"
+                       if status not in (None, 408) or took > REQUEST_TIMEOUT + 10 else None)
         else:  # connects and sends nothing
             route = "idle connection"
             with socket.create_connection((host, port), timeout=10) as s:
@@ -636,8 +650,10 @@ def run_soak(duration: float = 300, mix: Optional[dict] = None, workers: int = 2
              rss_every: float = 2.0, shutdown: bool = True, progress: Optional[Callable[[str], None]] = None) -> Report:
     mix = dict(DEFAULT_MIX if mix is None else mix)
     bodies = Bodies(seed)
-    server = start_server(workers=workers, queue=queue, max_ply=2, time_limit=time_limit)
-    settings = {"workers": workers, "queue": queue, "max_ply": 2, "time_limit": time_limit}
+    server = start_server(workers=workers, queue=queue, max_ply=2, time_limit=time_limit,
+                          extra=("--request-timeout", f"{REQUEST_TIMEOUT:g}"))
+    settings = {"workers": workers, "queue": queue, "max_ply": 2, "time_limit": time_limit,
+                "request_timeout": REQUEST_TIMEOUT}
     recorder = Recorder()
     stop = threading.Event()
     rss: list[tuple[float, float]] = []
