@@ -130,17 +130,9 @@ impl RolloutSettings {
         if self.threads == 0 {
             return Err(Error::new("threads must be at least 1"));
         }
-        if self.checker_ply > MAX_CHECKER_PLY {
-            return Err(Error::new(format!(
-                "ply (the rollout players' checker ply) must be 0 to {MAX_CHECKER_PLY}, not {}",
-                self.checker_ply
-            )));
-        }
-        if self.cube_ply > MAX_CHECKER_PLY {
-            return Err(Error::new(format!(
-                "cube_ply (the rollout players' cube decisions' ply) must be 0 to {MAX_CHECKER_PLY}, not {}",
-                self.cube_ply
-            )));
+        let plies = [("ply", "checker", self.checker_ply), ("cube_ply", "cube decisions'", self.cube_ply)];
+        if let Some((name, what, ply)) = plies.into_iter().find(|&(_, _, ply)| ply > MAX_CHECKER_PLY) {
+            return Err(Error::new(format!("{name} (the rollout players' {what} ply) must be 0 to {MAX_CHECKER_PLY}, not {ply}")));
         }
         if self.truncate == Some(0) {
             return Err(Error::new("truncate must be at least 1 (the rolls played before a trial is scored by the evaluator)"));
