@@ -75,7 +75,7 @@ def main() -> None:
                 xs.append(0.0)
             continue
         differ += 1
-        value = {name: -judge.evaluate(p.flip()).equity() for name, p in chosen.items()}
+        value = {name: -judge.evaluate(p.flip()).equity for name, p in chosen.items()}
         best = max(value.values())
         for name, xs in loss.items():
             xs.append(best - value[name])
@@ -83,13 +83,13 @@ def main() -> None:
     n = len(cases)
     print(f"{n} backgammon contact decisions (seed {args.seed}), 2-ply choices differ in {differ} "
           f"({100 * differ / n:.1f}%), disagreements judged at {args.judge_ply}-ply")
-    print("| 2-ply setting | mean loss per decision (95% interval) | CPU time, all decisions |")
+    print("| 2-ply setting | mean loss per decision, millipoints (95% interval) | CPU time, all decisions |")
     print("|---|---|---|")
     for name, label in (("pruned", "default: prune 6, prune_filter 8"), ("unpruned", "unpruned: prune 0, prune_filter 0")):
         m, h = mean_interval(loss[name])
-        print(f"| {label} | {m:.5f} ± {h:.5f} | {took[name]:.1f} s |")
+        print(f"| {label} | {1e3 * m:.4f} ± {1e3 * h:.4f} | {took[name]:.1f} s |")
     m, h = mean_interval([a - b for a, b in zip(loss["pruned"], loss["unpruned"])])
-    print(f"pruned - unpruned, paired: {m:+.5f} ± {h:.5f}")
+    print(f"pruned - unpruned, paired, millipoints: {1e3 * m:+.4f} ± {1e3 * h:.4f}")
 
 
 if __name__ == "__main__":
