@@ -129,6 +129,7 @@ impl Prefixes {
 thread_local! {
     /// The sparse inputs, reused by every evaluation on a thread.
     static BUFFER: RefCell<Vec<(u32, f32)>> = const { RefCell::new(Vec::new()) };
+    /// The network evaluations' shared prefixes of hidden sums.
     static PREFIXES: RefCell<Prefixes> = RefCell::new(Prefixes::default());
     /// The pruning network's: inputs (the first sibling's, then each one's
     /// difference to it), the first one's hidden sums and a sibling's.
