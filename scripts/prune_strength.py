@@ -26,10 +26,10 @@ import tavla
 from tavla.formats import to_xgid
 
 
-def contact_decisions(n: int, seed: int):
+def contact_decisions(n: int, seed: int) -> list[tuple[tavla.Position, int, int]]:
     """`n` (position, d1, d2) of seeded random backgammon games: contact, more than one play."""
     rng = random.Random(seed)
-    out = []
+    out: list[tuple[tavla.Position, int, int]] = []
     while len(out) < n:
         pos = tavla.Position.start("backgammon")
         for _ in range(200):
@@ -61,7 +61,7 @@ def main() -> None:
     unpruned = tavla.Engine("backgammon", 2, threads=1, prune=0, prune_filter=0)
     judge = tavla.Engine("backgammon", args.judge_ply - 1, threads=1)
     cases = contact_decisions(args.positions, args.seed)
-    loss = {"pruned": [], "unpruned": []}
+    loss: dict[str, list[float]] = {"pruned": [], "unpruned": []}
     took = {"pruned": 0.0, "unpruned": 0.0}
     differ = 0
     for pos, d1, d2 in cases:
