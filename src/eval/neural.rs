@@ -3,10 +3,11 @@
 //! where contact is broken for good.
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{Error, Result};
 use crate::eval::{Evaluation, Evaluator};
-use crate::nn::encoding::{encode_sparse, raw_difference, raw_input_count, RawBase};
+use crate::nn::encoding::{encode_sparse, raw_difference, raw_input_count, RawBase, SIDE_POINT_INPUTS};
 use crate::nn::td::Nets;
 use crate::nn::{shipped, Mlp};
 use crate::position::Position;
@@ -20,6 +21,16 @@ pub struct Network {
     /// (the shipped networks; see [`Evaluator::prune_scores`]).
     pruner: Option<Mlp>,
     name: String,
+    /// Names these weights in the thread's [`Prefixes`] (new for every
+    /// network built, so a prefix is never taken for another network's).
+    id: u64,
+}
+
+/// The source of [`Network::id`].
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+
+fn new_id() -> u64 {
+    NEXT_ID.fetch_add(1, Ordering::Relaxed)
 }
 
 impl Network {
@@ -29,17 +40,18 @@ impl Network {
             race: shipped::race_network(variant).cloned(),
             pruner: shipped::prune_network(variant).filter(|p| p.inputs == raw_input_count(variant)).cloned(),
             name: "network".into(),
+            id: new_id(),
         }
     }
 
     /// A network being trained, under a name of its own.
     pub fn from_mlp(net: Mlp, name: &str) -> Network {
-        Network { net, race: None, pruner: None, name: name.into() }
+        Network { net, race: None, pruner: None, name: name.into(), id: new_id() }
     }
 
     /// The same network with `race` (if any) judging every pure race.
     pub fn with_race(self, race: Option<Mlp>) -> Network {
-        Network { race, ..self }
+        Network { race, id: new_id(), ..self }
     }
 
     /// A network from a weights file (for comparing training runs), checked
@@ -51,7 +63,7 @@ impl Network {
             None => (path, None),
         };
         let race = race.map(|race| read_network(race, variant)).transpose()?;
-        Ok(Network { net: read_network(contact, variant)?, race, pruner: None, name: format!("network={path}") })
+        Ok(Network { net: read_network(contact, variant)?, race, pruner: None, name: format!("network={path}"), id: new_id() })
     }
 
     /// The network that judges `pos` (the same rule as self-play's players).
@@ -71,9 +83,54 @@ fn read_network(path: &str, variant: Variant) -> Result<Mlp> {
 /// [`Network::prune_scores`]'s buffers (see `PRUNE_BUFFERS`).
 type PruneBuffers = (Vec<(u32, f32)>, Vec<f32>, Vec<f32>);
 
+/// The hidden sums of the player on roll's point inputs (the encoding's
+/// first, [`SIDE_POINT_INPUTS`]) of recent evaluations on a thread: every
+/// play of the opponent under a node of the search (a roll's plays, and the
+/// 21 rolls' plays below a chance node) leaves the player then on roll's
+/// checkers where they were, unless it hits, so their share of the first
+/// layer is added once. The sums carried on are the ones the whole pass
+/// would make ([`Mlp::evaluate_sparse_after`]): the same bits.
+#[derive(Default)]
+struct Prefixes {
+    slots: [Prefix; 2],
+    /// The slot the next new prefix replaces.
+    next: usize,
+}
+
+/// One prefix: whose it is ([`Network::id`], and whether of its race
+/// network), its inputs and their hidden sums.
+#[derive(Default)]
+struct Prefix {
+    owner: Option<(u64, bool)>,
+    inputs: Vec<(u32, f32)>,
+    sums: Vec<f32>,
+}
+
+impl Prefixes {
+    /// The hidden sums of `head` for `owner`'s network `net`, kept or added.
+    fn sums(&mut self, owner: (u64, bool), net: &Mlp, head: &[(u32, f32)]) -> &[f32] {
+        let k = match self.slots.iter().position(|p| p.owner == Some(owner) && p.inputs.as_slice() == head) {
+            Some(k) => k,
+            None => {
+                let k = self.next;
+                self.next = (k + 1) % self.slots.len();
+                let p = &mut self.slots[k];
+                p.owner = Some(owner);
+                p.inputs.clear();
+                p.inputs.extend_from_slice(head);
+                net.hidden_sums(head, &mut p.sums);
+                k
+            }
+        };
+        &self.slots[k].sums
+    }
+}
+
 thread_local! {
     /// The sparse inputs, reused by every evaluation on a thread.
     static BUFFER: RefCell<Vec<(u32, f32)>> = const { RefCell::new(Vec::new()) };
+    /// The network evaluations' shared prefixes of hidden sums.
+    static PREFIXES: RefCell<Prefixes> = RefCell::new(Prefixes::default());
     /// The pruning network's: inputs (the first sibling's, then each one's
     /// difference to it), the first one's hidden sums and a sibling's.
     static PRUNE_BUFFERS: RefCell<PruneBuffers> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
@@ -85,12 +142,9 @@ impl Evaluator for Network {
     }
 
     fn evaluate(&self, pos: &Position) -> Evaluation {
-        BUFFER.with(|b| {
-            let active = &mut *b.borrow_mut();
-            let net = self.net_for(pos);
-            encode_sparse(pos, net.inputs, active);
-            Evaluation::new(net.evaluate_sparse(active))
-        })
+        let mut out = Evaluation::default();
+        self.evaluate_each(std::slice::from_ref(pos), |e| out = e);
+        out
     }
 
     /// The pruning network's equities, for contact positions only (races
@@ -123,13 +177,26 @@ impl Evaluator for Network {
 
     fn evaluate_batch(&self, positions: &[Position], out: &mut Vec<Evaluation>) {
         out.clear();
+        self.evaluate_each(positions, |e| out.push(e));
+    }
+}
+
+impl Network {
+    /// Evaluates each position in turn, giving `put` each evaluation: the
+    /// player on roll's point inputs from the thread's [`Prefixes`], the
+    /// rest of the pass from there.
+    fn evaluate_each(&self, positions: &[Position], mut put: impl FnMut(Evaluation)) {
         BUFFER.with(|b| {
-            let active = &mut *b.borrow_mut();
-            out.extend(positions.iter().map(|pos| {
-                let net = self.net_for(pos);
-                encode_sparse(pos, net.inputs, active);
-                Evaluation::new(net.evaluate_sparse(active))
-            }));
+            PREFIXES.with(|p| {
+                let (active, prefixes) = (&mut *b.borrow_mut(), &mut *p.borrow_mut());
+                for pos in positions {
+                    let net = self.net_for(pos);
+                    encode_sparse(pos, net.inputs, active);
+                    let (head, rest) = active.split_at(active.partition_point(|&(i, _)| (i as usize) < SIDE_POINT_INPUTS));
+                    let owner = (self.id, !std::ptr::eq(net, &self.net));
+                    put(Evaluation::new(net.evaluate_sparse_after(prefixes.sums(owner, net, head), rest)));
+                }
+            })
         })
     }
 }
@@ -155,7 +222,7 @@ mod tests {
         let bg = Rules::backgammon();
         let contact = shipped::network(Variant::Backgammon).clone();
         let race_net = Mlp::new(contact.inputs, 8, 5);
-        let net = Network { net: contact.clone(), race: Some(race_net.clone()), pruner: None, name: "test".into() };
+        let net = Network { net: contact.clone(), race: Some(race_net.clone()), pruner: None, name: "test".into(), id: new_id() };
         let mut mine = [0i64; 25];
         let mut theirs = [0i64; 25];
         mine[8] = 10;
@@ -246,6 +313,42 @@ mod tests {
         let err = Network::from_file(p, Variant::Nardy).err().unwrap().to_string();
         assert!(err.contains("c.tnn"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn shared_prefixes_give_the_bits_of_a_whole_pass() {
+        // The plays of every roll below a few nodes (in backgammon hits among
+        // them, which change the prefix), alternating with a second network
+        // of the same shape (and in backgammon the race network) on the same
+        // thread: each evaluation is its network's whole pass, bit for bit.
+        let whole = |mlp: &Mlp, pos: &Position| {
+            let mut x = Vec::new();
+            encode_sparse(pos, mlp.inputs, &mut x);
+            mlp.evaluate_sparse(&x).map(f32::to_bits)
+        };
+        let mut movegen = crate::movegen::MoveGen::new();
+        for variant in [Variant::Backgammon, Variant::Nardy, Variant::GulBara] {
+            let net = Network::shipped(variant);
+            let other = Network::from_mlp(Mlp::new(net.net.inputs, net.net.hidden, 3), "other");
+            let (mut plays, mut seen, mut hits) = (Vec::new(), 0, 0);
+            for (node, _, _) in crate::bench::bench_positions(variant).into_iter().take(4) {
+                for (d1, d2, _) in crate::dice::ROLLS {
+                    movegen.legal_moves(&node, d1, d2, &mut plays);
+                    let replies: Vec<Position> = plays.iter().map(|m| m.position.flip()).collect();
+                    let mut batch = Vec::new();
+                    net.evaluate_batch(&replies, &mut batch);
+                    for (pos, e) in replies.iter().zip(&batch) {
+                        assert_eq!(e.to_array().map(f32::to_bits), whole(net.net_for(pos), pos), "{variant:?}");
+                        assert_eq!(other.evaluate(pos).to_array().map(f32::to_bits), whole(&other.net, pos), "{variant:?}");
+                        assert_eq!(net.evaluate(pos), *e);
+                        seen += 1;
+                        hits += (pos.bar(crate::position::ME) > node.flip().bar(crate::position::ME)) as usize;
+                    }
+                }
+            }
+            assert!(seen > 300, "{variant:?}: {seen} plays");
+            assert!(variant != Variant::Backgammon || hits > 10, "{hits} hits");
+        }
     }
 
     #[test]

@@ -27,6 +27,12 @@ pub const BACKGAMMON_RAW_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2;
 /// prefix a pruning network of theirs takes.
 pub const NARDY_RAW_INPUTS: usize = 24 * 4 * 2 + 2 + 2;
 
+/// Inputs of one side's points (four per point). The player on roll's come
+/// first in every encoding, `0..SIDE_POINT_INPUTS`: under a node of the
+/// search they are the same for every play of the opponent, so a network's
+/// first layer adds them once for all of those plays ([`crate::eval::neural`]).
+pub const SIDE_POINT_INPUTS: usize = 24 * 4;
+
 /// The raw inputs of `variant` (no hand-made features or flags), what a
 /// pruning network takes, so that siblings differ in a few of them.
 pub fn raw_input_count(variant: Variant) -> usize {
@@ -111,7 +117,7 @@ pub fn raw_difference(base: &RawBase, pos: &Position, out: &mut Vec<(u32, f32)>)
             point_units(b[i], tail, |k, v| new[k] = v);
             for k in 0..4 {
                 if old[k] != new[k] {
-                    out.push(((side * 96 + 4 * i + k) as u32, new[k] - old[k]));
+                    out.push(((side * SIDE_POINT_INPUTS + 4 * i + k) as u32, new[k] - old[k]));
                 }
             }
         }
@@ -163,7 +169,7 @@ fn encode_with(pos: &Position, limit: usize, mut put: impl FnMut(usize, f32)) {
     let variant = pos.variant();
     let tail = if variant == Variant::Backgammon { 0.5 } else { 0.25 };
     for side in [ME, THEM] {
-        let base = side * 96;
+        let base = side * SIDE_POINT_INPUTS;
         let mut occupied = pos.occupied(side);
         while occupied != 0 {
             let i = occupied.trailing_zeros() as usize;

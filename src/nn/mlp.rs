@@ -191,12 +191,24 @@ impl Mlp {
     /// pass, libm's `exp` and sums in unit order) by at most a few units in
     /// the last place of each output (tested to within 1e-6).
     pub fn evaluate_sparse(&self, active: &[(u32, f32)]) -> [f32; OUTPUTS] {
-        if active.len() > MAX_SPARSE_INPUTS || !self.hidden.is_multiple_of(BLOCK) {
+        self.evaluate_sparse_after(&self.b1, active)
+    }
+
+    /// [`Mlp::evaluate_sparse`] of the inputs `head` followed by `rest` (all in
+    /// input order), given `sums`, the [`Mlp::hidden_sums`] of `head`: the same
+    /// bits, because each hidden sum adds its terms one at a time in input
+    /// order from its bias, so after `head` it is `sums` on every path. A
+    /// prefix shared by many positions (the player on roll's points, the same
+    /// for every play of the opponent under a node) is then added once.
+    pub fn evaluate_sparse_after(&self, sums: &[f32], rest: &[(u32, f32)]) -> [f32; OUTPUTS] {
+        assert_eq!(sums.len(), self.hidden, "one partial sum per hidden unit");
+        if rest.len() > MAX_SPARSE_INPUTS || !self.hidden.is_multiple_of(BLOCK) {
+            let active = rest;
             let mut x = vec![0.0; self.inputs];
             for &(i, v) in active {
                 x[i as usize] = v;
             }
-            let mut hidden = self.b1.clone();
+            let mut hidden = sums.to_vec();
             self.add_first_layer_by_input(&x, &mut hidden);
             let mut acc = [[0f32; LANES]; OUTPUTS];
             for (j, h) in hidden.iter().enumerate() {
@@ -210,9 +222,9 @@ impl Mlp {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has just been checked to have AVX2.
-            return unsafe { self.evaluate_blocks_avx2(active) };
+            return unsafe { self.evaluate_blocks_avx2(sums, rest) };
         }
-        self.evaluate_blocks(active)
+        self.evaluate_blocks(sums, rest)
     }
 
     /// [`Mlp::evaluate_blocks`] in AVX2 intrinsics: the same operations in
@@ -220,14 +232,16 @@ impl Mlp {
     /// the same bits (tested).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn evaluate_blocks_avx2(&self, active: &[(u32, f32)]) -> [f32; OUTPUTS] {
+    unsafe fn evaluate_blocks_avx2(&self, start: &[f32], active: &[(u32, f32)]) -> [f32; OUTPUTS] {
         use std::arch::x86_64::*;
         debug_assert!(self.hidden.is_multiple_of(BLOCK) && self.w1.len() == self.inputs * self.hidden);
+        debug_assert_eq!(start.len(), self.hidden);
         debug_assert!(active.iter().all(|&(i, _)| (i as usize) < self.inputs));
         let w1 = self.w1.as_ptr();
         let mut acc = [_mm256_setzero_ps(); OUTPUTS];
         for b in 0..self.hidden / BLOCK {
-            let bias = self.b1.as_ptr().add(b * BLOCK);
+            // In bounds: start has `hidden` sums (checked by the caller).
+            let bias = start.as_ptr().add(b * BLOCK);
             let mut s = [_mm256_loadu_ps(bias), _mm256_loadu_ps(bias.add(8)), _mm256_loadu_ps(bias.add(16)), _mm256_loadu_ps(bias.add(24))];
             for &(i, v) in active {
                 // In bounds: i < inputs (the encoder's inputs), b * BLOCK + 32 <= hidden.
@@ -258,10 +272,10 @@ impl Mlp {
     /// [`Mlp::evaluate_sparse`] for the blocked shapes: each block of hidden
     /// sums stays in registers from its bias to its share of the outputs.
     #[inline(always)]
-    fn evaluate_blocks(&self, active: &[(u32, f32)]) -> [f32; OUTPUTS] {
+    fn evaluate_blocks(&self, start: &[f32], active: &[(u32, f32)]) -> [f32; OUTPUTS] {
         let mut acc = [[0f32; LANES]; OUTPUTS];
         for b in 0..self.hidden / BLOCK {
-            let mut sums: [f32; BLOCK] = self.b1[b * BLOCK..(b + 1) * BLOCK].try_into().expect("a whole block");
+            let mut sums: [f32; BLOCK] = start[b * BLOCK..(b + 1) * BLOCK].try_into().expect("a whole block");
             for &(i, v) in active {
                 let start = i as usize * self.hidden + b * BLOCK;
                 let w: &[f32; BLOCK] = self.w1[start..start + BLOCK].try_into().expect("a whole block");
@@ -502,7 +516,14 @@ mod tests {
                 }
                 if hidden % BLOCK == 0 {
                     // The vector and the scalar loops give the same bits.
-                    assert_eq!(net.evaluate_blocks(&active).map(f32::to_bits), a.map(f32::to_bits));
+                    assert_eq!(net.evaluate_blocks(&net.b1, &active).map(f32::to_bits), a.map(f32::to_bits));
+                }
+                // Any prefix's sums carried on give the same bits as the whole pass, on every shape.
+                for split in [0, active.len() / 3, active.len()] {
+                    let (head, rest) = active.split_at(split);
+                    let mut sums = Vec::new();
+                    net.hidden_sums(head, &mut sums);
+                    assert_eq!(net.evaluate_sparse_after(&sums, rest).map(f32::to_bits), a.map(f32::to_bits), "{inputs}x{hidden} {split}");
                 }
             }
         }
