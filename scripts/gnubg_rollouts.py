@@ -36,7 +36,6 @@ import math
 import os
 import random
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -44,6 +43,9 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Optional
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gnubg_matches import gnubg_program  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITIONS = ROOT / "benches" / "positions" / "cube-backgammon.json"
@@ -111,13 +113,6 @@ def cubeless_equity(p: dict) -> float:
     return 2 * p["win"] - 1 + p["win_gammon"] - p["lose_gammon"] + p["win_backgammon"] - p["lose_backgammon"]
 
 
-def gnubg_program() -> str:
-    found = shutil.which("gnubg") or ("/usr/games/gnubg" if os.path.exists("/usr/games/gnubg") else None)
-    if not found:
-        sys.exit("gnubg is not installed (apt-get install gnubg)")
-    return found
-
-
 def gnubg_script(jobs: list[tuple[str, int]], seed: int) -> str:
     """The Python that gnubg runs: the settings, then for each (position ID, trials) a marker line
     and the rollout of that position (the player on roll before its roll)."""
@@ -153,7 +148,8 @@ def run_gnubg(jobs: list[tuple[str, int]], seed: int, timeout: float) -> str:
             if not data:
                 break
             chunks.append(data)
-        proc.kill() if proc.poll() is None else None
+        if proc.poll() is None:  # past the timeout
+            proc.kill()
         proc.wait()
     finally:
         os.close(master)
