@@ -229,10 +229,15 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--bearoff-trials", type=int, default=72, help="trials per bear-off position, both engines")
     ap.add_argument("--seed", type=int, default=1, help="picks the positions; position k's rollouts use seed + k")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds gnubg may take in all")
+    ap.add_argument("--only", nargs="+", metavar="ID", help="roll out only these of the sampled positions")
     ap.add_argument("--json", type=Path, help="also write every number here")
     args = ap.parse_args(argv)
 
     positions = pick_positions(json.loads(POSITIONS.read_text())["positions"], args.per_kind, args.seed)
+    if args.only:
+        positions = [p for p in positions if p["position_id"] in args.only]
+        if len(positions) != len(set(args.only)):
+            sys.exit("--only names a position that is not in the sample")
     trials = {"bearoff": args.bearoff_trials, "race": args.trials, "contact": args.contact_trials}
     jobs = [(p["position_id"], trials[p["kind"]]) for p in positions]
     start = time.perf_counter()
