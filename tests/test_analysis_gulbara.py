@@ -77,3 +77,101 @@ def test_a_worse_cascade_part_loses_equity(engine):
     assert all(d.error >= 0.0 for d in decisions)
     part = next(d for d in decisions if d.dice == (5, 5))
     assert part.error > 0.0 and part.played != part.best
+
+
+def test_cube_decisions_take_the_roll_count():
+    """Above 0-ply a cube decision searches the coming roll: in gul bara's first three rolls its
+    doubles are ordinary doubles, after them cascades (RULES.md 4), and the equities change with it."""
+    engine = tavla.Engine("gulbara", ply=1)
+    pos = tavla.Position.start("gulbara")
+    cube = tavla.CubeState()
+    first, third, fourth, late = (engine.cube_decision(pos, cube, rolls=r) for r in (0, 2, 3, None))
+    assert (first.no_double, first.double_take) == (third.no_double, third.double_take)
+    assert (fourth.no_double, fourth.double_take) == (late.no_double, late.double_take)
+    assert abs(first.no_double - late.no_double) > 1e-4 and abs(first.double_take - late.double_take) > 1e-4
+    for bad in (-1, True, "3", 1.5):
+        with pytest.raises(ValueError, match="rolls"):
+            engine.cube_decision(pos, cube, rolls=bad)
+
+
+class _Recording:
+    """An engine that records the roll count of each cube decision and the cube of each share asked
+    of it."""
+
+    def __init__(self, engine: tavla.Engine):
+        self.engine, self.rolls, self.shares = engine, [], []
+
+    def cube_decision(self, position, cube, rolls=None):
+        self.rolls.append(rolls)
+        return self.engine.cube_decision(position, cube, rolls=rolls)
+
+    def handover(self, position, handover, cube=None):
+        self.shares.append((position, handover, cube))
+        return self.engine.handover(position, handover, cube=cube)
+
+    def __getattr__(self, name):
+        return getattr(self.engine, name)
+
+
+def test_the_analysis_asks_cube_decisions_in_the_turn_drivers_state(engine):
+    g = tavla.Game("gulbara", seed=5)
+    g.decide_starter()
+    while g.rolls < 5:
+        g.roll(DICE[g.rolls])
+        while g.phase == "move":
+            g.play(g.legal_moves()[0])
+    recording = _Recording(engine)
+    decisions = analysis.analyze_game(recording, g)
+    asked = recording.rolls
+    assert len(asked) == sum(d.kind in ("double", "no double") for d in decisions) >= 3
+    assert asked == sorted(asked) and asked[0] < 3 and None not in asked
+
+
+# A sharer's position and handover (found in sampled gul bara positions) where the share of the
+# Crawford game's leader differs from the cubeless choice: its winning gammons are worth nothing to it.
+SHARER = ([4, 0, 2, 0, 0, 0, 1, 0, 0, 2, 0, 0, 0, 0, 3, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0],
+          [4, 2, 0, 3, 3, 0, 0, 1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+HANDOVER = [(5, 1), (6, 4)]
+
+
+def test_a_share_with_the_cube_is_chosen_by_the_sharers_cube_decision(engine):
+    """With the sharer's cube the share is its best by its cube decision afterwards (where it rolls
+    next); a dead cube in money play is cubeless and leaves the choice as it was."""
+    sharer = tavla.Position.from_arrays("gulbara", *SHARER)
+    crawford = tavla.CubeState(match_length=7, score=(6, 2), crawford=True)
+    plain = engine.handover(sharer, HANDOVER)
+    share = engine.handover(sharer, HANDOVER, cube=crawford)
+    assert share.position != plain.position
+
+    def value(m: tavla.Move) -> float:
+        return engine.cube_decision(m.position, crawford).equity
+
+    assert value(share) > value(plain) + 0.01
+    assert engine.handover(sharer, HANDOVER, cube=tavla.CubeState(max_cube=1)).position == plain.position
+
+
+# Seen from the player on roll: its best 4-4 cascade passes 5x2 6x4 to the opponent.
+STUCK = tavla.Position.from_arrays("gulbara", [0, 0, 3, 0, 3, 0, 2, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 4, 0],
+                                   [0, 1, 1, 0, 2, 0, 3, 0, 3, 0, 0, 0, 0, 1, 0, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0])
+
+
+def test_the_analysis_judges_shares_with_the_sharers_cube(engine):
+    """A game whose 4-4 cascade hands 5x2 6x4 over, the sharer playing its first listed steps: the
+    share is judged with the sharer's cube state, its error the difference of the cube decisions'
+    equities after the engine's share and after the played one (where the sharer rolls next)."""
+    from tavla import formats
+
+    g = tavla.Game.from_position(formats.to_json(STUCK, turn=0, dice=(4, 4)), rolls=10, seed=1)
+    for _, step in engine.best_move(STUCK, 4, 4, rolls=10).cascade_steps:
+        g.play(next(m for m in g.legal_moves() if m.position == step.position))
+    assert g.is_cascade_handover and g.turn == 1
+    while g.phase == "move":
+        g.play(g.legal_moves()[0])
+    recording = _Recording(engine)
+    shares = [d for d in analysis.analyze_game(recording, g) if "(share of" in d.played]
+    assert len(shares) == 1 and len(recording.shares) == 1
+    position, handover, cube = recording.shares[0]
+    assert handover == [(5, 2), (6, 4)] and isinstance(cube, tavla.CubeState)
+    best = engine.handover(position, handover, cube=cube)
+    lost = engine.cube_decision(best.position, cube).equity - engine.cube_decision(g.position, cube).equity
+    assert lost > 0.01 and shares[0].error == pytest.approx(lost, abs=1e-6)

@@ -134,3 +134,8 @@ def test_bad_rolls_and_handovers():
             engine.handover(pos, bad)
     with pytest.raises(ValueError, match="gul bara"):
         tavla.Engine("nardy").handover(tavla.Position.start("nardy"), [(6, 2)])
+    # A 1-1 cascade stopped in its ones hands over the rest of them and all of 2 to 6.
+    whole = [(1, 1), (2, 4), (3, 4), (4, 4), (5, 4), (6, 4)]
+    assert engine.handover(pos, whole).cascade_steps[0][0] == 1
+    with pytest.raises(ValueError, match="1 to 6"):
+        engine.handover(pos, whole + [(7, 4)])

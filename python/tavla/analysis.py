@@ -200,7 +200,7 @@ def analyze_game(engine: Any, game: Any, number: int = 1, cube_rules: Optional[d
                 else:
                     out.extend(_part_decision(engine, states[k:end + 1], events[k:end], number, rules))
             else:
-                out.extend(_share_decision(engine, states[k:end + 1], events[k:end], number))
+                out.extend(_share_decision(engine, states[k:end + 1], events[k:end], number, rules))
         elif kind in ("roll", "double") and before.phase == "roll" and before.may_double:
             out.append(_double_decision(engine, before, event, number, rules))
         elif kind in ("take", "pass", "beaver") and before.phase == "double_offered":
@@ -276,21 +276,23 @@ def _steps_notation(steps: list) -> str:
     return ", ".join(f"{e['step'][0]}-{e['step'][0]}: {e['play']}" for e in steps)
 
 
-def _share_decision(engine, states: list, steps: list, number) -> Iterable[Decision]:
+def _share_decision(engine, states: list, steps: list, number, rules) -> Iterable[Decision]:
     """The opponent's whole share of a gul bara cascade's handover, ``states`` from its first step to
-    the state after its last, as the engine chooses it (``Engine.handover``): the sharer rolls next,
-    so each share is valued by the engine's evaluation (at its ply, cubeless) of the position after
-    it, from the sharer's side. A share where every step had one legal result is forced. ``steps``
-    are the share's move events."""
+    the state after its last, as the engine chooses it (``Engine.handover`` with the sharer's cube):
+    the sharer rolls next, so each share is valued cubefully (as the move errors are) by the
+    engine's cube decision of the position after it, from the sharer's side, at its ply: its
+    equity after its best cube action there. A share where every step had one legal result is
+    forced. ``steps`` are the share's move events."""
     before, after = states[0], states[-1]
     player = steps[0]["player"]
     if all(len({m.position for m in s.legal_moves()}) < 2 for s in states[:-1]):
         return []
-    best = engine.handover(before.position, before.cascade_left)
+    cube = cube_for_game(before, player, rules)
+    best = engine.handover(before.position, before.cascade_left, cube=cube)
     played_position = after.position_for(player)
     error = 0.0
     if best.position != played_position:
-        error = max(0.0, engine.evaluate(best.position).equity - engine.evaluate(played_position).equity)
+        error = max(0.0, engine.cube_decision(best.position, cube).equity - engine.cube_decision(played_position, cube).equity)
     die = before.cascade_step[0]
     passed = " ".join(f"{d}x{n}" for d, n in before.cascade_left)
     return [Decision(number, player, "move", f"{_steps_notation(steps)} (share of {passed})", str(best), error, (die, die),
@@ -317,7 +319,8 @@ def _luck(engine, before, player, dice, number, rules, opening: bool) -> Roll:
 
 def _double_decision(engine, before, event, number, rules) -> Decision:
     player = before.turn
-    d = engine.cube_decision(before.position, cube_for_game(before, player, rules))
+    # The turn driver's roll count: a gul bara double of the game's first rolls does not cascade.
+    d = engine.cube_decision(before.position, cube_for_game(before, player, rules), rolls=before.rolls_before)
     doubled = event["type"] == "double"
     answered = min(d.double_take, d.double_pass)
     best = max(d.no_double, answered)
@@ -329,7 +332,7 @@ def _double_decision(engine, before, event, number, rules) -> Decision:
 
 def _answer_decision(engine, before, event, number, rules) -> Decision:
     doubler = before.turn
-    d = engine.cube_decision(before.position, cube_for_game(before, doubler, rules))
+    d = engine.cube_decision(before.position, cube_for_game(before, doubler, rules), rolls=before.rolls_before)
     took = event["type"] in ("take", "beaver")
     # From the doubler's side: the taker wants the smaller of DT and DP.
     error = max(0.0, (d.double_take if took else d.double_pass) - min(d.double_take, d.double_pass))

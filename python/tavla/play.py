@@ -158,7 +158,7 @@ class EnginePlayer:
             return None
         try:
             g = table.game
-            return self.engine.cube_decision(g.position_for(player), table.cube_for(player))
+            return self.engine.cube_decision(g.position_for(player), table.cube_for(player), rolls=g.rolls_before)
         except Exception:
             return None
 

@@ -299,8 +299,9 @@ fn handover_pairs(handover: &Bound<'_, PyAny>) -> PyResult<Vec<(i64, i64)>> {
     }
     let mut pairs = Vec::new();
     for (k, item) in handover.try_iter().map_err(|_| bad())?.enumerate() {
-        // A cascade hands over at most 4 numbers: one more is enough for the check to refuse.
-        if pairs.len() > 4 {
+        // A handover passes at most the six numbers (a 1-1 cascade stopped in its ones hands over
+        // the rest of them and 2 to 6): one more is enough for the check to refuse.
+        if pairs.len() > 6 {
             break;
         }
         pairs.push(whole_pair::<i64>(&item?, &format!("handover[{k}]"))?);
@@ -470,17 +471,25 @@ impl PyEngine {
     /// mover, who rolls its own turn after it), `handover` the `(die,
     /// moves)` list a hint's `move.handover` gives. The share is chosen by
     /// the engine's evaluation (at its ply) of the position after it, where
-    /// that player rolls next.
-    fn handover(&self, py: Python<'_>, position: &PyPosition, handover: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+    /// that player rolls next: cubeless, or with `cube` (that player's
+    /// `CubeState`) by its cubeful value there, its option to double
+    /// included (what `cube_decision(after, cube).equity` gives).
+    #[pyo3(signature = (position, handover, cube = None))]
+    fn handover(&self, py: Python<'_>, position: &PyPosition, handover: &Bound<'_, PyAny>, cube: Option<&PyCubeState>) -> PyResult<PyMove> {
         self.check_position(position)?;
         if position.inner.variant() != Variant::GulBara {
             return Err(PyValueError::new_err("a handover belongs to a gul bara cascade"));
         }
         let handover = handover_pairs(handover)?;
         let handover = crate::cascade::check_handover(&handover).map_err(value_error)?;
+        let state = cube.map(|c| self.check_cube(c)).transpose()?;
         let pos = position.inner;
+        let met = self.met();
         self.check_cancelled()?;
-        let (share, _) = py.allow_threads(|| search::best_share(self.evaluator.as_ref(), &self.config, &pos, &handover));
+        let share = py.allow_threads(|| match state {
+            None => search::best_share(self.evaluator.as_ref(), &self.config, &pos, &handover).0,
+            Some(state) => cubeful::best_share(self.evaluator.as_ref(), &self.config, met, &pos, &handover, &state).0,
+        });
         self.check_cancelled()?;
         let steps = share.steps.clone();
         let last = steps.last().copied().unwrap_or(crate::movegen::Move { position: pos, play: Default::default(), head_used: 0 });
@@ -490,17 +499,29 @@ impl PyEngine {
     }
 
     /// The cube decision of the player on roll of `position`, before its
-    /// roll, under `cube` (a `CubeState`), at the engine's ply.
-    fn cube_decision(&self, py: Python<'_>, position: &PyPosition, cube: &PyCubeState) -> PyResult<PyCubeDecision> {
+    /// roll, under `cube` (a `CubeState`), at the engine's ply. `rolls`: the
+    /// rolls of the game already made, as for `hint` (gul bara: above 0-ply
+    /// the searched rolls' doubles are ordinary doubles in the game's first
+    /// `cascade_after_rolls` rolls, cascades after them); by default past
+    /// them.
+    #[pyo3(signature = (position, cube, rolls = None))]
+    fn cube_decision(
+        &self,
+        py: Python<'_>,
+        position: &PyPosition,
+        cube: &PyCubeState,
+        rolls: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyCubeDecision> {
         self.check_position(position)?;
         if position.inner.is_game_over() {
             return Err(PyValueError::new_err("the game is over: there is no cube decision"));
         }
         let state = self.check_cube(cube)?;
+        let rolls = rolls_made(rolls)?;
         let pos = position.inner;
         let met = self.met();
         self.check_cancelled()?;
-        let analysis = py.allow_threads(|| cubeful::cube_decision(self.evaluator.as_ref(), &self.config, met, &pos, &state));
+        let analysis = py.allow_threads(|| cubeful::cube_decision_at(self.evaluator.as_ref(), &self.config, met, &pos, &state, rolls));
         self.check_cancelled()?;
         let take_point = cubeful::take_point(&pos, &analysis.evaluation, &state, met);
         Ok(PyCubeDecision { inner: analysis.decision, state, evaluation: analysis.evaluation, ply: self.config.ply, take_point })

@@ -425,6 +425,44 @@ pub fn evaluate_cubeful(
     (analysis.evaluation, value, analysis.nodes)
 }
 
+/// The best way to play a cascade's handover under a cube state, as
+/// [`super::best_share`] but by cubeful value: the player who plays the
+/// share (`pos` from its side, `state` its cube) rolls next, so each result
+/// is valued for it with its option to double first (money: normalized to
+/// the cube; match: its match winning chance), at 0-ply, the root filter's
+/// best at `config.ply`. Also the chosen result's value, normalized as
+/// [`CubeDecision::best`] is (the cube decision of that position).
+pub fn best_share(
+    evaluator: &dyn Evaluator,
+    config: &SearchConfig,
+    met: &MatchEquityTable,
+    pos: &Position,
+    handover: &[(u8, u8)],
+    state: &CubeState,
+) -> (crate::cascade::Share, f64, u64) {
+    let mut root = Worker::root(evaluator, config);
+    let shares = root.handover_shares(pos, handover);
+    let positions: Vec<Position> = shares.iter().map(|s| s.position).collect();
+    let states = [Some(*state)];
+    let statics = root.static_evals(&positions);
+    let mut scored: Vec<(f64, usize)> =
+        positions.iter().zip(&statics).enumerate().map(|(k, (p, (e, _)))| (root.leaf_values(p, e, &states, false, met)[0], k)).collect();
+    sort_by_equity(&mut scored, |s| s.0 as f32);
+    let mut nodes = root.nodes;
+    if config.ply > 0 && scored.len() > 1 {
+        let kept = filtered(&scored, config.root_filter, |s| s.0 as f32);
+        let (deep, n) =
+            parallel(evaluator, config, kept, |w, j| w.cubeful_values(&positions[scored[j].1], &states, config.ply, false, LATE, met).1[0]);
+        nodes += n;
+        for (s, v) in scored.iter_mut().zip(deep) {
+            s.0 = v;
+        }
+        scored[..kept].sort_by(|a, b| b.0.total_cmp(&a.0));
+    }
+    let value = if state.is_money() { scored[0].0 } else { janowski::mwc_to_equity(scored[0].0, state, met) };
+    (shares[scored[0].1].clone(), value, nodes)
+}
+
 /// The root of a cube decision: the 21 rolls shared out over the threads.
 fn root_values(
     evaluator: &dyn Evaluator,
@@ -582,6 +620,52 @@ mod tests {
             let (_, centered, _) = evaluate_cubeful(&ev, &config(ply, 1), met, &pos, &CubeState::money());
             let (_, other, _) = evaluate_cubeful(&ev, &config(ply, 1), met, &pos, &theirs);
             assert!(mine > centered && centered > other, "ply {ply}: {mine} {centered} {other}");
+        }
+    }
+
+    /// A cascade part that hands moves over, one part after the start of gul
+    /// bara (the sharer's position, the handover). Short cascades only: the
+    /// unpruned parts of a long one from a spread position are too many.
+    fn a_handover() -> (Position, Vec<(u8, u8)>) {
+        let mut g = crate::movegen::MoveGen::new();
+        let start = Position::start(Rules::gulbara());
+        for d in 4..=6 {
+            for first in crate::cascade::mover_parts(&mut g, &start, d) {
+                let after = first.position.flip();
+                for e in 4..=6 {
+                    if let Some(p) = crate::cascade::mover_parts(&mut g, &after, e).into_iter().find(|p| !p.handover.is_empty()) {
+                        return (p.position.flip(), p.handover);
+                    }
+                }
+            }
+        }
+        panic!("no handover one part after the start")
+    }
+
+    #[test]
+    fn a_cubeful_share_is_valued_by_the_sharers_cube_decision() {
+        let (pos, handover) = a_handover();
+        let ev = Heuristic::new(Variant::GulBara);
+        let met = MatchEquityTable::kazaross_xg2();
+        let states = [
+            CubeState::money(),
+            CubeState { value: 2, owner: Owner::Me, ..CubeState::money() },
+            CubeState { match_length: 7, score: [6, 2], crawford: true, ..CubeState::money() },
+        ];
+        // 1-ply only under the first state, and with two shares searched: gul bara's 1-ply
+        // cubeful search (every double a cascade) is slow.
+        let cases = states.iter().map(|s| (s, 0)).chain([(&states[0], 1)]);
+        for (state, ply) in cases {
+            let cfg = SearchConfig { root_filter: super::super::Filter { min: 1, keep: 2, margin: 1.0 }, ..config(ply, 1) };
+            let (share, value, _) = best_share(&ev, &cfg, met, &pos, &handover, state);
+            let decision = cube_decision(&ev, &cfg, met, &share.position, state).decision;
+            assert!((value - decision.best()).abs() < 1e-9, "{state:?} ply {ply}: {value} against {}", decision.best());
+            if ply == 0 {
+                // The cubeless choice is one of the same results: never better by this measure.
+                let (plain, _) = super::super::best_share(&ev, &cfg, &pos, &handover);
+                let plain_value = cube_decision(&ev, &cfg, met, &plain.position, state).decision.best();
+                assert!(value >= plain_value - 1e-9, "{state:?}: {value} < {plain_value}");
+            }
         }
     }
 }

@@ -518,6 +518,18 @@ impl<'a> Worker<'a> {
     }
 
     /// Each position's 0-ply equity for its mover as if its turn ended there.
+    /// The distinct results of a cascade's handover for the player who
+    /// plays the share (`pos` from its side), each number's states pruned to
+    /// the cascade width by 0-ply.
+    fn handover_shares(&mut self, pos: &Position, handover: &[(u8, u8)]) -> Vec<crate::cascade::Share> {
+        let mut movegen = std::mem::take(&mut self.movegen);
+        let width = self.config.cascade_width;
+        let mut score = |positions: &[Position]| self.mover_scores(positions);
+        let shares = crate::cascade::pruned_shares(&mut movegen, pos, handover, width, &mut score);
+        self.movegen = movegen;
+        shares
+    }
+
     fn mover_scores(&mut self, positions: &[Position]) -> Vec<f32> {
         let flipped: Vec<Position> = positions.iter().map(|p| p.flip()).collect();
         self.static_evals(&flipped).into_iter().map(|(e, _)| -e.equity()).collect()
@@ -760,10 +772,7 @@ pub fn analyze_at(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Positi
 /// `config.ply`.
 pub fn best_share(evaluator: &dyn Evaluator, config: &SearchConfig, pos: &Position, handover: &[(u8, u8)]) -> (crate::cascade::Share, u64) {
     let mut root = Worker::root(evaluator, config);
-    let mut movegen = std::mem::take(&mut root.movegen);
-    let mut score = |positions: &[Position]| root.mover_scores(positions);
-    let shares = crate::cascade::pruned_shares(&mut movegen, pos, handover, config.cascade_width, &mut score);
-    root.movegen = movegen;
+    let shares = root.handover_shares(pos, handover);
     let positions: Vec<Position> = shares.iter().map(|s| s.position).collect();
     let mut scored: Vec<(f32, usize)> = root.static_evals(&positions).into_iter().enumerate().map(|(k, (e, _))| (e.equity(), k)).collect();
     sort_by_equity(&mut scored, |s| s.0);
