@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use crate::error::{Error, Result};
 use crate::eval::{Evaluation, Evaluator};
 use crate::nn::encoding::{encode_sparse, raw_difference, raw_input_count, RawBase};
-use crate::nn::td::Nets;
+use crate::nn::player::Nets;
 use crate::nn::{shipped, Mlp};
 use crate::position::Position;
 use crate::variant::Variant;
