@@ -205,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     (out / "work").mkdir(parents=True, exist_ok=True)
     plan = steps(SCALES[args.scale], out, args.threads, args.label_ply)
     start = time.perf_counter()
-    with open(out / "rebuild.log", "a") as log, contextlib.redirect_stdout(Tee(sys.stdout, log)):  # type: ignore[type-var]
+    with open(out / "rebuild.log", "a") as log, contextlib.redirect_stdout(Tee(sys.stdout, log)):
         print(f"rebuild --scale {args.scale} --label-ply {args.label_ply} into {out}", flush=True)
         for k, step in enumerate(plan):
             if step.out.exists():
