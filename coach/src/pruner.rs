@@ -10,7 +10,9 @@
 //! stands in for. Training: plain SGD ([`crate::supervised::train`]),
 //! seeded; the last game in ten is held out.
 //!
-//!     cargo run --release -p tavla-coach --bin train_pruner -- [variant] [games 600] [hidden 32] [epochs 6] [out weights/<variant>-prune.tnn]
+//! ```text
+//! cargo run --release -p tavla-coach --bin train_pruner -- [variant] [games 600] [hidden 32] [epochs 6] [out weights/<variant>-prune.tnn]
+//! ```
 //!
 //! (or `python -m tavla_train prune`). The inputs are the variant's raw ones
 //! ([`raw_input_count`]).

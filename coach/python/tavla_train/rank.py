@@ -307,6 +307,8 @@ def gradient(params: list[np.ndarray], data: Decisions, chosen: np.ndarray, rank
 
 def report(params: list[np.ndarray], data: Decisions, held: dict[str, np.ndarray], when: str) -> None:
     for name, decisions in held.items():
+        if len(decisions) == 0:  # a set of fewer than ten decisions holds none out
+            continue
         squared, given_up, agree = held_out_report(params, data, decisions)
         print(f"{when}: {name} held out ({len(decisions)} decisions): squared error {squared:.5f}, "
               f"gives up {given_up:.2f} mEq/decision against the labels, agrees {agree:.3f}", flush=True)

@@ -69,17 +69,18 @@ class Scale:
 
 
 SCALES = {
+    # Seconds: untrained networks play long games (hundreds of turns), so the first TD stages are short.
     "tiny": Scale(
-        bg_hidden=8, bg_td_games=(200, 200, 100), td_chunk=100, race_selfplay=2_000, race_trials=2, race_epochs=2,
-        rank_sets=((60, 4), (40, 4), (60, 4)), rank_boundary=(3_000, 4), rank_hidden=12, rank_epochs=1,
-        calibrate_positions=30, calibrate_trials=2, other_hidden=8, nardy_games=100, gulbara_games=(50, 50, 50, 50),
-        prune={"backgammon": (3, 4, 1), "nardy": (3, 4, 1), "gulbara": (3, 4, 1)},
+        bg_hidden=8, bg_td_games=(2, 20, 20), td_chunk=2, race_selfplay=1_000, race_trials=2, race_epochs=2,
+        rank_sets=((12, 3), (10, 3), (10, 3)), rank_boundary=(800, 3), rank_hidden=12, rank_epochs=1,
+        calibrate_positions=20, calibrate_trials=2, other_hidden=8, nardy_games=40, gulbara_games=(2, 8, 8, 8),
+        prune={"backgammon": (2, 4, 1), "nardy": (2, 4, 1), "gulbara": (2, 4, 1)},
     ),
     "small": Scale(
-        bg_hidden=32, bg_td_games=(20_000, 20_000, 10_000), td_chunk=2_000, race_selfplay=20_000, race_trials=8,
-        race_epochs=10, rank_sets=((1_000, 8), (800, 16), (1_000, 8)), rank_boundary=(10_000, 16), rank_hidden=64,
-        rank_epochs=5, calibrate_positions=500, calibrate_trials=8, other_hidden=32, nardy_games=10_000,
-        gulbara_games=(2_500, 2_500, 2_500, 2_500),
+        bg_hidden=32, bg_td_games=(10_000, 10_000, 5_000), td_chunk=1_000, race_selfplay=10_000, race_trials=8,
+        race_epochs=10, rank_sets=((300, 8), (200, 16), (300, 8)), rank_boundary=(5_000, 16), rank_hidden=64,
+        rank_epochs=5, calibrate_positions=300, calibrate_trials=8, other_hidden=32, nardy_games=5_000,
+        gulbara_games=(1_500, 1_500, 1_500, 1_500),
         prune={"backgammon": (50, 16, 3), "nardy": (30, 8, 3), "gulbara": (30, 8, 3)},
     ),
     # The shipped recipe (benches/README.md, "Neural networks").
