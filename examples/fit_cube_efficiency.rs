@@ -27,7 +27,7 @@ use tavla::cube::janowski::{self, Chances};
 use tavla::cube::state::{CubeState, Owner};
 use tavla::cube::MatchEquityTable;
 use tavla::eval::Evaluation;
-use tavla::nn::td::{selfplay_positions, NetPlayer, Nets};
+use tavla::nn::player::{selfplay_positions, NetPlayer, Nets};
 use tavla::position::ME;
 use tavla::rollout::cubeful::{cubeful_value, cubeless_result, trajectories, CubePolicy, FirstDecision, Trajectory, MID_GAME};
 use tavla::{Position, Rules, Variant};

@@ -20,7 +20,7 @@
 
 use std::time::Instant;
 use tavla::cube::MatchEquityTable;
-use tavla::nn::td::Nets;
+use tavla::nn::player::Nets;
 use tavla::rollout::cubeful::{selfplay_matches, trajectories, CubePolicy};
 use tavla::{Position, Rules, Variant};
 

@@ -4,7 +4,7 @@
 //! cubeless equity and its standard error.
 use std::time::Instant;
 use tavla::eval::neural::Network;
-use tavla::nn::td::selfplay_positions;
+use tavla::nn::player::selfplay_positions;
 use tavla::rollout::analysis::{rollout_position, RolloutSettings};
 use tavla::rollout::cubeful::CubePolicy;
 use tavla::search::SearchConfig;
@@ -38,7 +38,7 @@ fn main() {
         if args.iter().any(|a| a == "old") {
             // The training rollout (tavla::rollout::rollout): 0-ply nets, cascades step by step.
             let t = Instant::now();
-            let r = tavla::rollout::rollout(tavla::nn::td::Nets::shipped(variant), &pos, trials, 1, threads);
+            let r = tavla::rollout::rollout(tavla::nn::player::Nets::shipped(variant), &pos, trials, 1, threads);
             let s = t.elapsed().as_secs_f64();
             println!(
                 "{variant:?} position {k} (training rollout): {} trials {s:.2} s {:.1} trials/s equity {:+.4} se {:.4}",

@@ -28,7 +28,7 @@ use std::time::Instant;
 use tavla::cube::efficiency::{classify, PositionClass};
 use tavla::cube::state::{CubeState, Owner};
 use tavla::eval::neural::Network;
-use tavla::nn::td::{selfplay_positions, NetPlayer, Nets};
+use tavla::nn::player::{selfplay_positions, NetPlayer, Nets};
 use tavla::rollout::cubeful::{cubeful_value, trajectories, CubePolicy, FirstDecision, Trajectory, MID_GAME};
 use tavla::search::cubeful::cube_decision;
 use tavla::search::SearchConfig;

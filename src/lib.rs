@@ -20,7 +20,7 @@
 //!   project's JSON, and game and match records (it depends on [`game`], not the other way);
 //! - [`eval`], [`bearoff`], [`search`]: evaluation, exact race tables, expectiminimax
 //!   (cubeless, and cubeful in [`search::cubeful`]);
-//! - [`nn`], [`rollout`]: neural networks, their training, and rollouts;
+//! - [`nn`], [`rollout`]: neural networks (training lives in the `coach` crate) and rollouts;
 //! - [`duel`], [`bench`], [`perft`]: strength harness, search bench, move-generator counts.
 
 pub mod batch;
@@ -48,7 +48,7 @@ pub mod turn;
 pub mod variant;
 
 #[cfg(feature = "python")]
-mod python;
+pub mod python;
 
 #[cfg(test)]
 mod loops_agree;

@@ -16,7 +16,7 @@ pub mod cubeful;
 use crate::bearoff::bearoff_probabilities;
 use crate::cascade::LATE;
 use crate::dice::Dice;
-use crate::nn::td::{play_roll, Nets};
+use crate::nn::player::{play_roll, Nets};
 use crate::nn::{Mlp, OUTPUTS};
 use crate::outcome::{final_evaluation, game_result, Evaluation};
 use crate::parallel::par_map;

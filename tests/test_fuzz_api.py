@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 
 import tavla
 import tavla._core as core
+import tavla_train._coach as coach
 from tavla import formats
 from tavla.sampling import random_positions
 
@@ -844,7 +845,7 @@ def test_duel(variant, player, games, kwargs):
 
 # ----- training entry points -----
 
-NETS = {v: core.td_new_network(v, 4, 0) for v in tavla.VARIANTS}
+NETS = {v: coach.td_new_network(v, 4, 0) for v in tavla.VARIANTS}
 BOARDS = {v: np.array([p.to_arrays() for p in POSITIONS if p.variant == v][:4], dtype=np.int8).tobytes()
           for v in tavla.VARIANTS}
 TARGETS = np.full((4, 5), 0.25, dtype="<f4").tobytes()
@@ -884,8 +885,8 @@ RATE = st.one_of(st.sampled_from(ODD_FLOATS), st.floats(), ANYTHING)
 @fuzz
 @given(NETWORK, VARIANT, BOARD_BYTES, TARGET_BYTES, RULES)
 def test_nn_encode_and_error(network, variant, boards, targets, rules):
-    call(core.nn_encode, variant, boards, **rules)
-    call(core.nn_error, network, variant, boards, targets, **rules)
+    call(coach.nn_encode, variant, boards, **rules)
+    call(coach.nn_error, network, variant, boards, targets, **rules)
 
 
 @fuzz
@@ -894,23 +895,23 @@ def test_nn_encode_and_error(network, variant, boards, targets, rules):
        near(0, 2), st.one_of(st.none(), NETWORK), SMALL, near(0, 3))
 def test_nn_label_and_rollout_labels(network, variant, boards, ply, threads, race, trials, seed):
     # Labels at 2 and 3 plies are real searches, seconds for a few gul bara boards: left out.
-    call(core.nn_label, network, variant, boards, ply, threads, race)
-    call(core.nn_rollout_labels, network, variant, boards, trials, seed, threads)
+    call(coach.nn_label, network, variant, boards, ply, threads, race)
+    call(coach.nn_rollout_labels, network, variant, boards, trials, seed, threads)
 
 
 @fuzz
 @given(NETWORK, VARIANT, BOARD_BYTES, TARGET_BYTES, SMALL, RATE, RATE, near(0, 3))
 def test_nn_train_supervised(network, variant, boards, targets, epochs, rate, rate_end, seed):
-    call(core.nn_train_supervised, network, variant, boards, targets, epochs, rate, rate_end, seed)
+    call(coach.nn_train_supervised, network, variant, boards, targets, epochs, rate, rate_end, seed)
 
 
 @fuzz
 @given(VARIANT, st.one_of(st.integers(-2, 40), st.sampled_from(HUGE), ANYTHING), near(0, 3), NETWORK, SMALL, RATE, RATE, RULES)
 def test_td(variant, hidden, seed, network, games, rate, trace_decay, rules):
-    call(core.td_new_network, variant, hidden, seed, **rules)
-    call(core.td_train, network, variant, games, seed, rate, trace_decay, **rules)
-    call(core.td_score_vs_random, network, variant, games, seed, **rules)
-    call(core.nn_selfplay_flat, network, variant, games, seed, **rules)
+    call(coach.td_new_network, variant, hidden, seed, **rules)
+    call(coach.td_train, network, variant, games, seed, rate, trace_decay, **rules)
+    call(coach.td_score_vs_random, network, variant, games, seed, **rules)
+    call(coach.nn_selfplay_flat, network, variant, games, seed, **rules)
 
 
 # ----- found by this fuzzing, fixed in the core -----

@@ -20,6 +20,7 @@ import pytest
 
 import tavla
 import tavla._core as core
+import tavla_train._coach as coach
 from tavla.cli import main
 
 START = tavla.Position.start()
@@ -31,9 +32,9 @@ START = tavla.Position.start()
     (lambda: tavla.Engine(ply=50), "ply must be 0 to 4"),
     (lambda: tavla.Engine("backgammon", 10**30), "ply"),
     (lambda: core.rollout(START, trials=10**12), "trials must be 1 to 10,000,000"),
-    (lambda: core.nn_rollout_labels(core.td_new_network("backgammon", 4, 0), "backgammon", b"", 10**12, 0),
+    (lambda: coach.nn_rollout_labels(coach.td_new_network("backgammon", 4, 0), "backgammon", b"", 10**12, 0),
      "trials must be 1 to 1,000,000"),
-    (lambda: core.nn_label(core.td_new_network("backgammon", 4, 0), "backgammon", b"", 50), "at most 3 plies"),
+    (lambda: coach.nn_label(coach.td_new_network("backgammon", 4, 0), "backgammon", b"", 50), "at most 3 plies"),
     (lambda: tavla.perft("backgammon", 50), "at most 3 turns"),
     (lambda: tavla.perft("backgammon", 4), "backgammon perft goes at most 3 turns"),
     (lambda: tavla.perft("nardy", 5), "nardy perft goes at most 4 turns"),
@@ -44,7 +45,7 @@ START = tavla.Position.start()
     (lambda: tavla.duel("backgammon", "random", "random", 10, threads=10**6), "threads must be 0 to 1024"),
     (lambda: tavla.Engine(threads=10**6), "engine option threads must be 0 to 1024"),
     (lambda: tavla.Engine(met="/dev/zero"), "larger than 1,048,576 bytes"),
-    (lambda: core.nn_label(core.td_new_network("backgammon", 4, 0), "backgammon", b"", 1, threads=5000),
+    (lambda: coach.nn_label(coach.td_new_network("backgammon", 4, 0), "backgammon", b"", 1, threads=5000),
      "threads must be 0 to 1024"),
     (lambda: tavla.sampling.random_positions("backgammon", 10**12), "count must be 0 to 10,000,000"),
     (lambda: tavla.Game(match_length=2**40), "match_length"),
@@ -132,9 +133,9 @@ PROBE_SECONDS = 20
 PRELUDE = """
 import faulthandler, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))  # an allocation beyond this fails here, not the box
-import tavla, tavla._core as core
+import tavla, tavla._core as core, tavla_train._coach as coach
 P = tavla.Position.start()
-NET = core.td_new_network("backgammon", 4, 0)
+NET = coach.td_new_network("backgammon", 4, 0)
 BOARDS = bytes(50)  # one empty board
 TARGETS = bytes(20)
 # The call's own time, the import's left out (a busy machine makes a dozen imports slow): past it, a
@@ -154,17 +155,17 @@ BOUNDED = {
                              "games must be 0 to 100,000,000"),
     "selfplay_positions count": ("core.selfplay_positions('backgammon', 10**12)",
                                  "aborted the process: allocation of 80 TB", "count must be 0 to 10,000,000"),
-    "nn_selfplay_flat count": ("core.nn_selfplay_flat(NET, 'backgammon', 10**12, 0)", "aborted the process",
+    "nn_selfplay_flat count": ("coach.nn_selfplay_flat(NET, 'backgammon', 10**12, 0)", "aborted the process",
                                "count must be 0 to 10,000,000"),
-    "nn_selfplay_flat count overflow": ("core.nn_selfplay_flat(NET, 'backgammon', 2**62, 0)",
+    "nn_selfplay_flat count overflow": ("coach.nn_selfplay_flat(NET, 'backgammon', 2**62, 0)",
                                         "PanicException: capacity overflow", "count must be 0 to 10,000,000"),
     "_duel pairs": ("core._duel('backgammon', 'random', 'random', 0, 10**12)", "aborted the process: 32 TB",
                     "pairs must be 0 to 50,000,000"),
-    "td_train games": ("core.td_train(NET, 'backgammon', 10**12, 0, 0.1)", "trained on for ever",
+    "td_train games": ("coach.td_train(NET, 'backgammon', 10**12, 0, 0.1)", "trained on for ever",
                        "games must be 0 to 100,000,000"),
-    "td_score_vs_random games": ("core.td_score_vs_random(NET, 'backgammon', 10**12, 0)", "played on for ever",
+    "td_score_vs_random games": ("coach.td_score_vs_random(NET, 'backgammon', 10**12, 0)", "played on for ever",
                                  "games must be 1 to 100,000,000"),
-    "nn_train_supervised epochs": ("core.nn_train_supervised(NET, 'backgammon', BOARDS, TARGETS, 10**12, 0.1, 0.1, 0)",
+    "nn_train_supervised epochs": ("coach.nn_train_supervised(NET, 'backgammon', BOARDS, TARGETS, 10**12, 0.1, 0.1, 0)",
                                    "aborted the process: a Vec of 10**12 losses", "epochs must be 0 to 100,000"),
     "_eval_rate seconds": ("core._eval_rate('backgammon', 'heuristic', 1e12)", "ran on (60 s at least)",
                            "seconds must be 0 to 60"),

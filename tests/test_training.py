@@ -1,4 +1,5 @@
-"""The training pipeline's building blocks: TD self-play, searched labels,
+"""The training pipeline's building blocks (the training package tavla_train and
+its module tavla_train._coach, from coach/): TD self-play, searched labels,
 supervised rounds, and their errors on bad input."""
 
 from __future__ import annotations
@@ -11,29 +12,34 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tavla import Position, _core
+from tavla import Position
+from tavla_train import _coach, common, rank, tnn
+from tavla_train import calibrate as calibrate_stage
 
 ROOT = Path(__file__).resolve().parent.parent
+# `python -m tavla_train STAGE`: each stage's command; PREFIX counts it with --network NET.
+STAGE = [sys.executable, "-m", "tavla_train"]
+PREFIX = len(STAGE) + 3
 
 
 @pytest.fixture(scope="module")
 def small_net() -> bytes:
-    net = _core.td_new_network("backgammon", 8, 3)
-    net, games, _turns, _gammons = _core.td_train(net, "backgammon", 30, 5, 0.1)
+    net = _coach.td_new_network("backgammon", 8, 3)
+    net, games, _turns, _gammons = _coach.td_train(net, "backgammon", 30, 5, 0.1)
     assert games == 30
     return net
 
 
 @pytest.fixture(scope="module")
 def labelled(small_net: bytes) -> tuple[bytes, bytes]:
-    boards = _core.nn_selfplay_flat(small_net, "backgammon", 120, 2)
-    labels = _core.nn_label(small_net, "backgammon", boards, 1, 2)
+    boards = _coach.nn_selfplay_flat(small_net, "backgammon", 120, 2)
+    labels = _coach.nn_label(small_net, "backgammon", boards, 1, 2)
     return boards, labels
 
 
 def test_selfplay_positions_are_valid_and_reproducible(small_net: bytes) -> None:
-    flat = _core.nn_selfplay_flat(small_net, "backgammon", 50, 2)
-    assert flat == _core.nn_selfplay_flat(small_net, "backgammon", 50, 2)
+    flat = _coach.nn_selfplay_flat(small_net, "backgammon", 50, 2)
+    assert flat == _coach.nn_selfplay_flat(small_net, "backgammon", 50, 2)
     boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
     assert boards.shape == (50, 2, 25)
     assert (boards.sum(axis=2) <= 15).all() and (boards >= 0).all()
@@ -48,14 +54,14 @@ def test_labels_are_probabilities_and_do_not_depend_on_threads(
     assert ((p >= 0) & (p <= 1)).all()
     # Gammons are part of wins: P(win gammon) <= P(win), P(lose gammon) <= P(lose).
     assert (p[:, 1] <= p[:, 0] + 1e-5).all() and (p[:, 3] <= 1 - p[:, 0] + 1e-5).all()
-    assert _core.nn_label(small_net, "backgammon", boards, 1, 1) == labels
+    assert _coach.nn_label(small_net, "backgammon", boards, 1, 1) == labels
 
 
 def test_supervised_training_fits_the_labels(small_net: bytes, labelled: tuple[bytes, bytes]) -> None:
     boards, labels = labelled
-    before = _core.nn_error(small_net, "backgammon", boards, labels)
-    net, losses = _core.nn_train_supervised(small_net, "backgammon", boards, labels, 20, 0.5, 0.1, 1)
-    after = _core.nn_error(net, "backgammon", boards, labels)
+    before = _coach.nn_error(small_net, "backgammon", boards, labels)
+    net, losses = _coach.nn_train_supervised(small_net, "backgammon", boards, labels, 20, 0.5, 0.1, 1)
+    after = _coach.nn_error(net, "backgammon", boards, labels)
     assert len(losses) == 20 and losses[-1] < losses[0]
     assert after < before * 0.8
 
@@ -63,29 +69,29 @@ def test_supervised_training_fits_the_labels(small_net: bytes, labelled: tuple[b
 def test_bad_training_input_is_named(small_net: bytes, labelled: tuple[bytes, bytes]) -> None:
     boards, labels = labelled
     with pytest.raises(ValueError, match="multiple of 50"):
-        _core.nn_label(small_net, "backgammon", boards[:-1], 1)
+        _coach.nn_label(small_net, "backgammon", boards[:-1], 1)
     with pytest.raises(ValueError, match="at most 3 plies"):
-        _core.nn_label(small_net, "backgammon", boards, 4)
+        _coach.nn_label(small_net, "backgammon", boards, 4)
     with pytest.raises(ValueError, match="bad magic"):
-        _core.nn_label(b"junk", "backgammon", boards, 1)
-    nardy = _core.td_new_network("nardy", 8, 3)
+        _coach.nn_label(b"junk", "backgammon", boards, 1)
+    nardy = _coach.td_new_network("nardy", 8, 3)
     with pytest.raises(ValueError, match="the network has 200 inputs; backgammon networks have"):
-        _core.nn_label(nardy, "backgammon", boards, 1)
+        _coach.nn_label(nardy, "backgammon", boards, 1)
     # TD training checks the network the same way (it used to fail inside the encoder).
     with pytest.raises(ValueError, match="200 inputs"):
-        _core.td_train(nardy, "backgammon", 1, 1, 0.1)
+        _coach.td_train(nardy, "backgammon", 1, 1, 0.1)
     with pytest.raises(ValueError, match="200 inputs"):
-        _core.td_score_vs_random(nardy, "backgammon", 1, 1)
+        _coach.td_score_vs_random(nardy, "backgammon", 1, 1)
     with pytest.raises(ValueError, match="float32 of shape"):
-        _core.nn_error(small_net, "backgammon", boards, labels[:-4])
+        _coach.nn_error(small_net, "backgammon", boards, labels[:-4])
     bad = np.frombuffer(labels, dtype=np.float32).copy()
     bad[7] = 1.5
     with pytest.raises(ValueError, match="not a probability"):
-        _core.nn_train_supervised(small_net, "backgammon", boards, bad.tobytes(), 1, 0.1, 0.1, 1)
+        _coach.nn_train_supervised(small_net, "backgammon", boards, bad.tobytes(), 1, 0.1, 0.1, 1)
     too_many = bytearray(boards)
     too_many[0] = 16
     with pytest.raises(ValueError, match="position 0"):
-        _core.nn_error(small_net, "backgammon", bytes(too_many), labels)
+        _coach.nn_error(small_net, "backgammon", bytes(too_many), labels)
 
 
 def test_supervised_script_runs_a_round(small_net: bytes, tmp_path: Path) -> None:
@@ -93,7 +99,7 @@ def test_supervised_script_runs_a_round(small_net: bytes, tmp_path: Path) -> Non
     start.write_bytes(small_net)
     out = tmp_path / "out.tnn"
     cmd = [
-        sys.executable, str(ROOT / "scripts" / "train_supervised.py"), "--variant", "backgammon",
+        *STAGE, "supervised", "--variant", "backgammon",
         "--network", str(start), "--positions", "200", "--epochs", "2", "--seed", "4",
         "--data", str(tmp_path / "data"), "--out", str(out),
     ]
@@ -112,14 +118,14 @@ def test_supervised_script_runs_a_round(small_net: bytes, tmp_path: Path) -> Non
 
 
 def test_td_lambda_trains_differently_and_reproducibly(small_net: bytes) -> None:
-    lam = _core.td_train(small_net, "backgammon", 5, 11, 0.1, trace_decay=0.7)
-    assert lam == _core.td_train(small_net, "backgammon", 5, 11, 0.1, trace_decay=0.7)
-    td0 = _core.td_train(small_net, "backgammon", 5, 11, 0.1)
+    lam = _coach.td_train(small_net, "backgammon", 5, 11, 0.1, trace_decay=0.7)
+    assert lam == _coach.td_train(small_net, "backgammon", 5, 11, 0.1, trace_decay=0.7)
+    td0 = _coach.td_train(small_net, "backgammon", 5, 11, 0.1)
     # Same dice and the same games' count, but the targets differ.
     assert lam[1] == td0[1] == 5 and lam[0] != td0[0]
     for bad in (-0.1, 1.0, 2.0):
         with pytest.raises(ValueError, match="trace_decay"):
-            _core.td_train(small_net, "backgammon", 1, 1, 0.1, trace_decay=bad)
+            _coach.td_train(small_net, "backgammon", 1, 1, 0.1, trace_decay=bad)
 
 
 def test_supervised_script_labels_the_best_plays_of_a_roll(small_net: bytes, tmp_path: Path) -> None:
@@ -127,7 +133,7 @@ def test_supervised_script_labels_the_best_plays_of_a_roll(small_net: bytes, tmp
     start.write_bytes(small_net)
     data = tmp_path / "data"
     cmd = [
-        sys.executable, str(ROOT / "scripts" / "train_supervised.py"), "--variant", "backgammon",
+        *STAGE, "supervised", "--variant", "backgammon",
         "--network", str(start), "--positions", "60", "--candidates", "3", "--epochs", "1", "--seed", "4",
         "--threads", "1", "--data", str(data), "--out", str(tmp_path / "out.tnn"),
     ]
@@ -135,7 +141,7 @@ def test_supervised_script_labels_the_best_plays_of_a_roll(small_net: bytes, tmp
     assert run.returncode == 0, run.stderr
     positions = np.load(next(data.glob("*-positions.npy")))
     found = np.load(next(data.glob("*-candidates3.npy")))
-    labels = np.load(next(data.glob("*-c3-labels-ply1.npy")))
+    labels = np.load(next(data.glob("*-c3-labels-ply2.npy")))
     assert len(positions) == 60 and 60 <= len(found) <= 180
     assert len(labels) == len(positions) + len(found)
     # Redo the first position by hand: its roll comes first from the round's
@@ -144,7 +150,7 @@ def test_supervised_script_labels_the_best_plays_of_a_roll(small_net: bytes, tmp
     d1, d2 = (int(d) for d in np.random.default_rng(4 * 1_000_003).integers(1, 7, size=(len(positions), 2))[0])
     pos = Position.from_arrays("backgammon", positions[0, 0].tolist(), positions[0, 1].tolist())
     after = np.array([[m.position.to_arrays()[1], m.position.to_arrays()[0]] for m in pos.legal_moves(d1, d2)], dtype=np.int8)
-    probs = np.frombuffer(_core.nn_label(small_net, "backgammon", after.tobytes(), 0, 1), dtype=np.float32).reshape(-1, 5)
+    probs = np.frombuffer(_coach.nn_label(small_net, "backgammon", after.tobytes(), 0, 1), dtype=np.float32).reshape(-1, 5)
     mover = -(2 * probs[:, 0] - 1 + probs[:, 1] - probs[:, 3] + probs[:, 2] - probs[:, 4])
     best = after[np.argsort(-mover, kind="stable")[: min(3, len(after))]]
     assert (found[: len(best)] == best).all()
@@ -155,7 +161,7 @@ def test_snapshots_average_into_a_working_network(small_net: bytes, tmp_path: Pa
     start.write_bytes(small_net)
     snaps = tmp_path / "snaps"
     train = [
-        sys.executable, str(ROOT / "scripts" / "train_td.py"), "--variant", "backgammon", "--games", "30",
+        *STAGE, "td", "--variant", "backgammon", "--games", "30",
         "--chunk", "10", "--hidden", "8", "--seed", "9", "--check-games", "0", "--lambda", "0.7",
         "--resume", str(start), "--out", str(tmp_path / "last.tnn"), "--snapshots", str(snaps),
     ]
@@ -165,7 +171,7 @@ def test_snapshots_average_into_a_working_network(small_net: bytes, tmp_path: Pa
     assert names == ["chunk-00001.tnn", "chunk-00002.tnn", "chunk-00003.tnn"]
     assert (snaps / names[-1]).read_bytes() == (tmp_path / "last.tnn").read_bytes()
 
-    average = [sys.executable, str(ROOT / "scripts" / "average_nets.py")]
+    average = [*STAGE, "average"]
     out = tmp_path / "mean.tnn"
     run = subprocess.run(average + ["--last", "2", str(snaps), "--out", str(out)], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
@@ -175,11 +181,11 @@ def test_snapshots_average_into_a_working_network(small_net: bytes, tmp_path: Pa
     np.testing.assert_allclose(np.frombuffer(mean[12:], dtype="<f4"), (weights[0] + weights[1]) / 2, rtol=1e-6)
     assert not np.array_equal(weights[0], weights[1])
     # The mean is a network the engine plays with.
-    assert -1.0 <= _core.td_score_vs_random(mean, "backgammon", 4, 7) <= 1.0
+    assert -1.0 <= _coach.td_score_vs_random(mean, "backgammon", 4, 7) <= 1.0
 
     # Networks of different shapes, or too few snapshots, are refused by name.
     other = tmp_path / "other.tnn"
-    other.write_bytes(_core.td_new_network("backgammon", 9, 3))
+    other.write_bytes(_coach.td_new_network("backgammon", 9, 3))
     bad = subprocess.run(average + [str(start), str(other), "--out", str(out)], capture_output=True, text=True)
     assert bad.returncode == 2 and "network 1 has a different shape" in bad.stderr
     bad = subprocess.run(average + ["--last", "5", str(snaps), "--out", str(out)], capture_output=True, text=True)
@@ -189,9 +195,9 @@ def test_snapshots_average_into_a_working_network(small_net: bytes, tmp_path: Pa
 def test_rollout_labels_are_probabilities_exact_in_bear_offs_and_reproducible(small_net: bytes) -> None:
     bearoff = Position.from_arrays("backgammon", [0, 0, 3] + [0] * 22, [0, 0, 0, 0, 2] + [0] * 20)
     boards = np.concatenate([np.array(bearoff.to_arrays(), dtype=np.int8)[None], np.frombuffer(
-        _core.nn_selfplay_flat(small_net, "backgammon", 20, 3), dtype=np.int8).reshape(-1, 2, 25)])
-    one = np.frombuffer(_core.nn_rollout_labels(small_net, "backgammon", boards.tobytes(), 8, 5, 1), dtype="<f4")
-    two = np.frombuffer(_core.nn_rollout_labels(small_net, "backgammon", boards.tobytes(), 8, 5, 2), dtype="<f4")
+        _coach.nn_selfplay_flat(small_net, "backgammon", 20, 3), dtype=np.int8).reshape(-1, 2, 25)])
+    one = np.frombuffer(_coach.nn_rollout_labels(small_net, "backgammon", boards.tobytes(), 8, 5, 1), dtype="<f4")
+    two = np.frombuffer(_coach.nn_rollout_labels(small_net, "backgammon", boards.tobytes(), 8, 5, 2), dtype="<f4")
     assert np.array_equal(one, two)
     labels = one.reshape(-1, 5)
     assert labels.shape == (21, 5) and ((labels >= 0) & (labels <= 1)).all()
@@ -200,9 +206,9 @@ def test_rollout_labels_are_probabilities_exact_in_bear_offs_and_reproducible(sm
     exact = tavla_engine_probabilities(bearoff)
     np.testing.assert_allclose(labels[0], exact, atol=1e-6)
     with pytest.raises(ValueError, match="trials must be 1"):
-        _core.nn_rollout_labels(small_net, "backgammon", boards.tobytes(), 0, 5)
+        _coach.nn_rollout_labels(small_net, "backgammon", boards.tobytes(), 0, 5)
     with pytest.raises(ValueError, match="shape"):
-        _core.nn_rollout_labels(small_net, "backgammon", boards.tobytes()[:-1], 4, 5)
+        _coach.nn_rollout_labels(small_net, "backgammon", boards.tobytes()[:-1], 4, 5)
 
 
 def tavla_engine_probabilities(pos: Position) -> list[float]:
@@ -212,11 +218,11 @@ def tavla_engine_probabilities(pos: Position) -> list[float]:
     return [e.win, e.win_gammon, e.win_backgammon, e.lose_gammon, e.lose_backgammon]
 
 
-def _script_command(script: str, network: Path, tmp_path: Path, out: Path, *options: str) -> list[str]:
-    """A training script's command line: its --network first (so that `cmd[:4]`
-    is the script on that network), its data kept under tmp_path, --out last."""
+def _script_command(stage: str, network: Path, tmp_path: Path, out: Path, *options: str) -> list[str]:
+    """A training stage's command line: its --network first (so that `cmd[:PREFIX]`
+    is the stage on that network), its data kept under tmp_path, --out last."""
     return [
-        sys.executable, str(ROOT / "scripts" / script), "--network", str(network), *options,
+        *STAGE, stage, "--network", str(network), *options,
         "--data", str(tmp_path / "data"), "--out", str(out),
     ]
 
@@ -228,7 +234,7 @@ def test_race_script_trains_a_race_network_the_engine_plays(small_net: bytes, tm
     contact.write_bytes(small_net)
     out = tmp_path / "race.tnn"
     cmd = _script_command(
-        "train_race.py", contact, tmp_path, out, "--selfplay", "3000", "--trials", "4", "--epochs", "2", "--seed", "2"
+        "race", contact, tmp_path, out, "--selfplay", "3000", "--trials", "4", "--epochs", "2", "--seed", "2"
     )
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
@@ -242,50 +248,37 @@ def test_race_script_trains_a_race_network_the_engine_plays(small_net: bytes, tm
         tavla.duel("backgammon", f"network={contact},{tmp_path / 'missing.tnn'}:0", "pips:0", games=2)
 
 
-def _script_module(name: str):
-    """A script of scripts/ as a module (conftest puts that folder on the path)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _ranking_script():
-    return _script_module("train_ranking")
 
 
 def test_encoded_inputs_give_the_engines_probabilities_in_numpy() -> None:
     # What nn_encode hands a trainer outside the crate, through the ranking
     # script's own numpy forward pass, must be what the engine computes.
-    ranking = _ranking_script()
     net = (ROOT / "weights" / "backgammon.tnn").read_bytes()
-    boards = np.frombuffer(_core.nn_selfplay_flat(net, "backgammon", 400, 9), dtype=np.int8).reshape(-1, 2, 25)
+    boards = np.frombuffer(_coach.nn_selfplay_flat(net, "backgammon", 400, 9), dtype=np.int8).reshape(-1, 2, 25)
     # Contact positions where nobody has borne off: the engine's 0-ply is the bare network there.
     on_board = boards.reshape(-1, 50)
-    keep = ~ranking.is_race(boards) & (on_board[:, :25].sum(axis=1) == 15) & (on_board[:, 25:].sum(axis=1) == 15)
+    keep = ~common.is_race(boards) & (on_board[:, :25].sum(axis=1) == 15) & (on_board[:, 25:].sum(axis=1) == 15)
     boards = np.ascontiguousarray(boards[keep][:50])
     assert len(boards) >= 20
-    x = np.frombuffer(_core.nn_encode("backgammon", boards.tobytes()), "<f4").reshape(len(boards), -1)
+    x = np.frombuffer(_coach.nn_encode("backgammon", boards.tobytes()), "<f4").reshape(len(boards), -1)
     assert x.shape == (len(boards), 245)
-    _, mine = ranking.forward(ranking.read_network(net), x)
+    _, mine = tnn.forward(tnn.read_network(net), x)
     # The engine keeps the five consistent (a backgammon is a gammon is a
     # win), which caps a tiny backgammon output at its gammon's now and then.
     mine[:, 1] = np.minimum(mine[:, 1], mine[:, 0])
     mine[:, 2] = np.minimum(mine[:, 2], mine[:, 1])
     mine[:, 3] = np.minimum(mine[:, 3], 1 - mine[:, 0])
     mine[:, 4] = np.minimum(mine[:, 4], mine[:, 3])
-    engine = np.frombuffer(_core.nn_label(net, "backgammon", boards.tobytes(), 0, 1), "<f4").reshape(-1, 5)
+    engine = np.frombuffer(_coach.nn_label(net, "backgammon", boards.tobytes(), 0, 1), "<f4").reshape(-1, 5)
     np.testing.assert_allclose(mine, engine, atol=2e-5)
-    assert ranking.network_bytes(ranking.read_network(net)) == net
+    assert tnn.network_bytes(tnn.read_network(net)) == net
     # The vectorised race test agrees with the engine's.
-    for row, race in zip(boards[:10], ranking.is_race(boards[:10])):
+    for row, race in zip(boards[:10], common.is_race(boards[:10])):
         assert Position.from_arrays("backgammon", row[0].tolist(), row[1].tolist()).is_race() == race
     with pytest.raises(ValueError, match="multiple of 50"):
-        _core.nn_encode("backgammon", b"\x00" * 49)
+        _coach.nn_encode("backgammon", b"\x00" * 49)
     with pytest.raises(ValueError, match="too many checkers|checkers"):
-        _core.nn_encode("backgammon", bytes([16] + [0] * 49))
+        _coach.nn_encode("backgammon", bytes([16] + [0] * 49))
 
 
 def test_ranking_script_trains_towards_the_searchs_order(small_net: bytes, tmp_path: Path) -> None:
@@ -293,8 +286,9 @@ def test_ranking_script_trains_towards_the_searchs_order(small_net: bytes, tmp_p
     start.write_bytes(small_net)
     out = tmp_path / "ranked.tnn"
     cmd = _script_command(
-        "train_ranking.py", start, tmp_path, out,
+        "rank", start, tmp_path, out,
         "--set", f"{start}:600:4:3:4", "--epochs", "3", "--rate", "0.01", "--rate-end", "0.003",
+        "--label-ply", "1",  # the shipped round's teacher: fast, and still deeper than the 0-ply student
     )
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
@@ -309,9 +303,9 @@ def test_ranking_script_trains_towards_the_searchs_order(small_net: bytes, tmp_p
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0 and "self-play" not in again.stdout
     assert out.read_bytes() == trained
-    bad = subprocess.run(cmd[:4] + ["--set", f"{start}:600:4", "--out", str(out)], capture_output=True, text=True)
+    bad = subprocess.run(cmd[:PREFIX] + ["--set", f"{start}:600:4", "--out", str(out)], capture_output=True, text=True)
     assert bad.returncode != 0 and "TEACHER:POSITIONS:K:SELFPLAY_SEED:ROLL_SEED" in bad.stderr
-    missing = subprocess.run(cmd[:4] + ["--set", f"{tmp_path / 'none.tnn'}:600:4:1:1", "--out", str(out)],
+    missing = subprocess.run(cmd[:PREFIX] + ["--set", f"{tmp_path / 'none.tnn'}:600:4:1:1", "--out", str(out)],
                              capture_output=True, text=True)
     assert missing.returncode != 0 and "none.tnn" in missing.stderr
     # Widened: twice the hidden units, and a network the engine loads and plays.
@@ -327,11 +321,10 @@ def test_ranking_script_trains_towards_the_searchs_order(small_net: bytes, tmp_p
 
 
 def test_ranking_script_refines_close_decisions_by_a_deeper_search(small_net: bytes, tmp_path: Path) -> None:
-    ranking = _ranking_script()
     start = tmp_path / "start.tnn"
     start.write_bytes(small_net)
     out = tmp_path / "refined.tnn"
-    cmd = _script_command("train_ranking.py", start, tmp_path, out, "--set", f"{start}:600:4:3:4", "--epochs", "1")
+    cmd = _script_command("rank", start, tmp_path, out, "--set", f"{start}:600:4:3:4", "--epochs", "1", "--label-ply", "1")
     cmd += ["--refine", "2:3:0.5:12:7"]
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
@@ -341,11 +334,11 @@ def test_ranking_script_refines_close_decisions_by_a_deeper_search(small_net: by
     labels = np.load(deeper)
     # The chosen decisions are close ones of the training part, and the
     # deeper labels are the teacher's 2-ply, not its 1-ply.
-    first = ranking.build_set(f"{start}:600:4:3:4", argparse.Namespace(data=tmp_path / "data", threads=1))
-    chosen, rows, sizes = ranking.close_decisions(first, len(first.sizes) // 10, 3, 0.5, 12, 7)
+    first = rank.build_set(f"{start}:600:4:3:4", argparse.Namespace(data=tmp_path / "data", threads=1, label_ply=1))
+    chosen, rows, sizes = rank.close_decisions(first, len(first.sizes) // 10, 3, 0.5, 12, 7)
     assert len(chosen) == count and len(labels) == len(rows) == sizes.sum()
     assert chosen.min() >= len(first.sizes) // 10 and (sizes <= 3).all()
-    two_ply = np.frombuffer(_core.nn_label(small_net, "backgammon", first.boards[rows[:5]].tobytes(), 2, 1), "<f4")
+    two_ply = np.frombuffer(_coach.nn_label(small_net, "backgammon", first.boards[rows[:5]].tobytes(), 2, 1), "<f4")
     np.testing.assert_array_equal(labels[:5].ravel(), two_ply)
     assert not np.array_equal(labels, first.labels[rows])
     trained = out.read_bytes()
@@ -363,28 +356,26 @@ def test_ranking_script_refines_close_decisions_by_a_deeper_search(small_net: by
 
 
 def test_labels_with_a_race_network_judge_races_by_it(small_net: bytes, labelled: tuple[bytes, bytes]) -> None:
-    ranking = _ranking_script()
     boards, labels = labelled
-    races = ranking.is_race(np.frombuffer(boards, dtype=np.int8).reshape(-1, 2, 25))
-    other = _core.td_new_network("backgammon", 8, 11)
+    races = common.is_race(np.frombuffer(boards, dtype=np.int8).reshape(-1, 2, 25))
+    other = _coach.td_new_network("backgammon", 8, 11)
     # The same network for races gives the same labels; another one changes the races' 0-ply values only.
-    assert _core.nn_label(small_net, "backgammon", boards, 1, 1, race=small_net) == labels
-    plain = np.frombuffer(_core.nn_label(small_net, "backgammon", boards, 0, 1), "<f4").reshape(-1, 5)
-    with_race = np.frombuffer(_core.nn_label(small_net, "backgammon", boards, 0, 1, race=other), "<f4").reshape(-1, 5)
+    assert _coach.nn_label(small_net, "backgammon", boards, 1, 1, race=small_net) == labels
+    plain = np.frombuffer(_coach.nn_label(small_net, "backgammon", boards, 0, 1), "<f4").reshape(-1, 5)
+    with_race = np.frombuffer(_coach.nn_label(small_net, "backgammon", boards, 0, 1, race=other), "<f4").reshape(-1, 5)
     np.testing.assert_array_equal(plain[~races], with_race[~races])
     assert races.any() and not np.array_equal(plain[races], with_race[races])
     with pytest.raises(ValueError, match="network"):
-        _core.nn_label(small_net, "backgammon", boards, 1, 1, race=b"TVNN")
+        _coach.nn_label(small_net, "backgammon", boards, 1, 1, race=b"TVNN")
 
 
 def test_ranking_script_trains_boundary_decisions_around_the_race_network(small_net: bytes, tmp_path: Path) -> None:
-    ranking = _ranking_script()
     start = tmp_path / "start.tnn"
     start.write_bytes(small_net)
     race = tmp_path / "race.tnn"
-    race.write_bytes(_core.td_new_network("backgammon", 8, 11))
+    race.write_bytes(_coach.td_new_network("backgammon", 8, 11))
     out = tmp_path / "boundary.tnn"
-    cmd = _script_command("train_ranking.py", start, tmp_path, out, "--set", f"{start}:600:4:3:4", "--epochs", "2",
+    cmd = _script_command("rank", start, tmp_path, out, "--set", f"{start}:600:4:3:4", "--epochs", "2", "--label-ply", "1",
                           "--boundary-set", f"{start}:3000:6:5:6")
     no_race = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert no_race.returncode != 0 and "--race" in no_race.stderr
@@ -395,32 +386,32 @@ def test_ranking_script_trains_boundary_decisions_around_the_race_network(small_
     assert len(list((tmp_path / "data").glob("ranking-*-boundary-*.npz"))) == 1
     # Every boundary decision keeps contact and race candidates, labelled by
     # the 1-ply with the race network judging the races.
-    args = argparse.Namespace(data=tmp_path / "data", threads=1)
-    boundary = ranking.build_set(f"{start}:3000:6:5:6", args, race.read_bytes())
+    args = argparse.Namespace(data=tmp_path / "data", threads=1, label_ply=1)
+    boundary = rank.build_set(f"{start}:3000:6:5:6", args, race.read_bytes())
     assert len(boundary.sizes) >= 5 and (boundary.sizes <= 6).all()
-    races = ranking.is_race(boundary.boards)
-    for lo, size in zip(ranking.first_rows(boundary.sizes), boundary.sizes):
+    races = common.is_race(boundary.boards)
+    for lo, size in zip(rank.first_rows(boundary.sizes), boundary.sizes):
         assert races[lo : lo + size].any() and not races[lo : lo + size].all()
-    one_ply = _core.nn_label(small_net, "backgammon", boundary.boards[:6].tobytes(), 1, 1, race=race.read_bytes())
+    one_ply = _coach.nn_label(small_net, "backgammon", boundary.boards[:6].tobytes(), 1, 1, race=race.read_bytes())
     np.testing.assert_array_equal(boundary.labels[:6].ravel(), np.frombuffer(one_ply, "<f4"))
     # In training, race candidates carry the race network's outputs, whatever the contact network says.
-    data = ranking.Decisions([boundary], ranking.read_network(race.read_bytes()))
+    data = rank.Decisions([boundary], tnn.read_network(race.read_bytes()))
     rows = np.arange(len(boundary.labels))
-    _, given, fixed = ranking.student(ranking.read_network(small_net), data, rows)
-    _, race_out = ranking.forward(ranking.read_network(race.read_bytes()), data.inputs[races])
+    _, given, fixed = rank.student(tnn.read_network(small_net), data, rows)
+    _, race_out = tnn.forward(tnn.read_network(race.read_bytes()), data.inputs[races])
     assert (fixed == races).all()
     np.testing.assert_array_equal(given[races], race_out)
-    gradient = ranking.gradient(ranking.read_network(small_net), data, np.arange(len(boundary.sizes)), 4.0, 1.0)
+    gradient = rank.gradient(tnn.read_network(small_net), data, np.arange(len(boundary.sizes)), 4.0, 1.0)
     assert any(np.abs(g).sum() > 0 for g in gradient)
     with pytest.raises(SystemExit, match="--race"):
-        ranking.Decisions([boundary])
+        rank.Decisions([boundary])
 
 
 def test_calibration_script_moves_output_levels_to_the_rollouts(small_net: bytes, tmp_path: Path) -> None:
     start = tmp_path / "start.tnn"
     start.write_bytes(small_net)
     out = tmp_path / "calibrated.tnn"
-    cmd = _script_command("calibrate_outputs.py", start, tmp_path, out,
+    cmd = _script_command("calibrate", start, tmp_path, out,
                           "--positions", "200", "--trials", "4", "--seed", "3", "--threads", "1")
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
@@ -431,10 +422,9 @@ def test_calibration_script_moves_output_levels_to_the_rollouts(small_net: bytes
     # Only the five output biases (the file's last 20 bytes) move ...
     assert calibrated[:-20] == small_net[:-20] and calibrated[-20:] != small_net[-20:]
     # ... and the network's mean outputs over the rolled-out positions become the rollouts' means.
-    calibrate = _script_module("calibrate_outputs")
-    boards = calibrate.contact_positions(small_net, 200, 3)
-    x = np.frombuffer(_core.nn_encode("backgammon", boards.tobytes()), "<f4").reshape(200, -1)
-    _, after = calibrate.forward(calibrate.read_network(calibrated), x)
+    boards = calibrate_stage.contact_positions(small_net, 200, 3)
+    x = np.frombuffer(_coach.nn_encode("backgammon", boards.tobytes()), "<f4").reshape(200, -1)
+    _, after = tnn.forward(tnn.read_network(calibrated), x)
     np.testing.assert_allclose(after.mean(axis=0), labels.mean(axis=0), atol=1e-4)
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0 and out.read_bytes() == calibrated

@@ -546,15 +546,8 @@ def _eval_rate(variant: str, evaluator: str = "heuristic", seconds: float = 1.0)
 
 def _bearoff_info(variant: str, home: Sequence[int], **rules: Any) -> tuple[float, list[float], float]: ...
 
-# Training (scripts/train_td.py, scripts/train_supervised.py). Networks travel as
-# .tnn bytes; boards as int8 bytes, 50 per position (2 sides x 25 counts);
-# targets and labels as little-endian float32 bytes, 5 per position.
-def td_new_network(variant: str, hidden: int, seed: int, **rules: Any) -> bytes: ...
-def td_train(
-    network: bytes, variant: str, games: int, seed: int, rate: float, trace_decay: float = 0.0, **rules: Any
-) -> tuple[bytes, int, int, int]:
-    """The new network, then games, turns and gammons played; ``trace_decay`` is TD's lambda."""
-def td_score_vs_random(network: bytes, variant: str, games: int, seed: int, **rules: Any) -> float: ...
+# The shipped networks as players (src/python/nn.rs); training is in the
+# training package's own module, tavla_train._coach (coach/).
 def rollout(position: Position, trials: int = 1296, seed: int = 0, threads: int = 0) -> dict[str, float]:
     """Rolls a position out with the shipped networks of its variant playing both sides at 0-ply:
     {"win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "equity",
@@ -564,21 +557,6 @@ def selfplay_positions(variant: str, count: int, seed: int = 0, **rules: Any) ->
 def network_probabilities(position: Position) -> list[float]:
     """The shipped networks' five probabilities for the player on roll (0-ply, without the bear-off
     tables): the race network's in a backgammon race."""
-def nn_selfplay_flat(network: bytes, variant: str, count: int, seed: int, **rules: Any) -> bytes: ...
-def nn_label(network: bytes, variant: str, boards: bytes, ply: int, threads: int = 0, race: bytes | None = None, **rules: Any) -> bytes: ...
-def nn_rollout_labels(
-    network: bytes, variant: str, boards: bytes, trials: int, seed: int, threads: int = 0, **rules: Any
-) -> bytes: ...
-def nn_encode(variant: str, boards: bytes, **rules: Any) -> bytes:
-    """The network inputs of flat int8 boards (n x 50): float32 bytes, n x the variant's input count."""
-    ...
-
-def nn_train_supervised(
-    network: bytes, variant: str, boards: bytes, targets: bytes,
-    epochs: int, rate: float, rate_end: float, seed: int, **rules: Any,
-) -> tuple[bytes, list[float]]: ...
-def nn_error(network: bytes, variant: str, boards: bytes, targets: bytes, **rules: Any) -> float: ...
-
 # ----- the cube (src/python/cube.rs) -----
 
 def _cube_decision_from(

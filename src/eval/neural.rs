@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::error::{Error, Result};
 use crate::eval::{Evaluation, Evaluator};
 use crate::nn::encoding::{encode_sparse, raw_difference, raw_input_count, RawBase, SIDE_POINT_INPUTS};
-use crate::nn::td::Nets;
+use crate::nn::player::Nets;
 use crate::nn::{shipped, Mlp};
 use crate::position::Position;
 use crate::variant::Variant;

@@ -1,9 +1,8 @@
 //! The trained networks, compiled into the library from `weights/`.
 //!
-//! `weights/<variant>.tnn` are produced by `python scripts/train_td.py`,
-//! `weights/backgammon-race.tnn` by `python scripts/train_race.py` (see
-//! benches/README.md for the exact commands and seeds), `weights/<variant>-prune.tnn` by
-//! `cargo run --release --example train_pruner -- <variant> ...`.
+//! All of them are produced by the training package outside the engine
+//! (`coach/`): `python -m tavla_train rebuild --scale full` runs the recipe
+//! from nothing (docs/training.md has its stages, seeds and sizes).
 
 use crate::nn::Mlp;
 use crate::variant::Variant;
@@ -12,9 +11,9 @@ use std::sync::OnceLock;
 static BACKGAMMON: &[u8] = include_bytes!("../../weights/backgammon.tnn");
 static NARDY: &[u8] = include_bytes!("../../weights/nardy.tnn");
 static GULBARA: &[u8] = include_bytes!("../../weights/gulbara.tnn");
-/// Backgammon's race network, from `python scripts/train_race.py`.
+/// Backgammon's race network, from `python -m tavla_train race`.
 static BACKGAMMON_RACE: &[u8] = include_bytes!("../../weights/backgammon-race.tnn");
-/// The pruning networks, from `cargo run --release --example train_pruner`.
+/// The pruning networks, from `python -m tavla_train prune`.
 static BACKGAMMON_PRUNE: &[u8] = include_bytes!("../../weights/backgammon-prune.tnn");
 static NARDY_PRUNE: &[u8] = include_bytes!("../../weights/nardy-prune.tnn");
 static GULBARA_PRUNE: &[u8] = include_bytes!("../../weights/gulbara-prune.tnn");

@@ -1,5 +1,9 @@
 //! The PyO3 edge: the `tavla._core` extension module.
 //!
+//! Its argument helpers (`whole_arg`, `count_arg`, `rules_from_kwargs`, ...)
+//! are public so that the training crate's module (`coach/src/python.rs`)
+//! checks its arguments by the same rules.
+//!
 //! Everything here converts between Python objects and the pure-Rust core and
 //! nothing else; the rules live in the core. Every user error becomes a
 //! `ValueError` naming the problem, and no Rust panic can cross into Python
@@ -24,12 +28,12 @@ mod cube;
 mod engine;
 mod rollout;
 
-fn value_error(e: Error) -> PyErr {
+pub fn value_error(e: Error) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
 /// Rules of `variant` with the keyword options applied.
-pub(crate) fn rules_from_kwargs(variant: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
+pub fn rules_from_kwargs(variant: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
     let mut rules = Rules::new(Variant::parse(variant).map_err(value_error)?);
     if let Some(kwargs) = kwargs {
         for (key, value) in kwargs.iter() {
@@ -91,7 +95,7 @@ fn whole_number(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
 }
 
 /// The integer types of arguments, with their ranges (for the messages).
-pub(crate) trait WholeArg: Sized + TryFrom<i128> {
+pub trait WholeArg: Sized + TryFrom<i128> {
     const LOW: i128;
     const HIGH: i128;
 }
@@ -106,14 +110,14 @@ macro_rules! whole_arg_types {
 }
 whole_arg_types!(u8, u32, u64, usize, i64);
 
-pub(crate) fn repr_of(obj: &Bound<'_, PyAny>) -> String {
+pub fn repr_of(obj: &Bound<'_, PyAny>) -> String {
     obj.repr().map(|r| r.to_string()).unwrap_or_default()
 }
 
 /// An integer argument: anything but a whole number in `T`'s range (a bool, a float, a string, a
 /// negative number for an unsigned one, one too large) is a ValueError naming the argument, where
 /// PyO3 alone would raise OverflowError or TypeError without saying which argument.
-pub(crate) fn whole_arg<T: WholeArg>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
+pub fn whole_arg<T: WholeArg>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
     if obj.is_instance_of::<PyBool>() || !obj.hasattr("__index__")? {
         return Err(PyValueError::new_err(format!("{what} must be a whole number, not {}", repr_of(obj))));
     }
@@ -127,7 +131,7 @@ pub(crate) fn whole_arg<T: WholeArg>(obj: &Bound<'_, PyAny>, what: &str) -> PyRe
 /// `high` (the bounds of [`crate::limits`]): anything else, a huge or a
 /// negative int included, is a ValueError naming the argument and the range,
 /// raised before any work starts.
-pub(crate) fn count_arg(obj: &Bound<'_, PyAny>, what: &str, low: u64, high: u64) -> PyResult<u64> {
+pub fn count_arg(obj: &Bound<'_, PyAny>, what: &str, low: u64, high: u64) -> PyResult<u64> {
     if obj.is_instance_of::<PyBool>() || !obj.hasattr("__index__")? {
         return Err(PyValueError::new_err(format!("{what} must be a whole number, not {}", repr_of(obj))));
     }
@@ -143,7 +147,7 @@ pub(crate) fn count_arg(obj: &Bound<'_, PyAny>, what: &str, low: u64, high: u64)
 }
 
 /// `count_arg` of an optional argument, `default` when None.
-pub(crate) fn opt_count_arg(obj: Option<&Bound<'_, PyAny>>, what: &str, low: u64, high: u64, default: u64) -> PyResult<u64> {
+pub fn opt_count_arg(obj: Option<&Bound<'_, PyAny>>, what: &str, low: u64, high: u64, default: u64) -> PyResult<u64> {
     match obj {
         Some(o) if !o.is_none() => count_arg(o, what, low, high),
         _ => Ok(default),
@@ -152,7 +156,7 @@ pub(crate) fn opt_count_arg(obj: Option<&Bound<'_, PyAny>>, what: &str, low: u64
 
 /// A `threads` argument, 0 (one per core: resolved here) to
 /// [`crate::limits::MAX_THREADS`], `default` when None.
-pub(crate) fn threads_arg(obj: Option<&Bound<'_, PyAny>>, default: usize) -> PyResult<usize> {
+pub fn threads_arg(obj: Option<&Bound<'_, PyAny>>, default: usize) -> PyResult<usize> {
     let threads = opt_count_arg(obj, "threads", 0, crate::limits::MAX_THREADS as u64, default as u64)?;
     Ok(crate::threads_or_all_cores(threads as usize))
 }
@@ -177,7 +181,7 @@ pub(crate) fn whole_list(obj: &Bound<'_, PyAny>, what: &str, most: usize) -> PyR
 }
 
 /// `whole_arg` of an optional argument (None stays None).
-pub(crate) fn opt_whole_arg<T: WholeArg>(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<T>> {
+pub fn opt_whole_arg<T: WholeArg>(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<T>> {
     match obj {
         Some(o) if !o.is_none() => whole_arg(o, what).map(Some),
         _ => Ok(None),

@@ -1,84 +1,12 @@
-//! Bindings for network training (`scripts/train_td.py` drives them).
+//! Bindings for the network as the engine plays it: rollouts of the shipped
+//! networks, their self-play positions and 0-ply probabilities. The training
+//! bindings live in the training crate (`coach/src/python.rs`).
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::PyDict;
 
-use super::{count_arg, opt_count_arg, opt_whole_arg, rules_from_kwargs, threads_arg, value_error, whole_arg};
+use super::{count_arg, opt_count_arg, opt_whole_arg, rules_from_kwargs, threads_arg};
 use crate::limits;
-use pyo3::exceptions::PyValueError;
-
-use crate::batch;
-use crate::nn::encoding::check_inputs;
-use crate::nn::supervised;
-use crate::nn::td::{score_against_random, TdTrainer};
-use crate::nn::{Mlp, OUTPUTS};
-use crate::position::Position;
-use crate::variant::{Rules, Variant};
-
-/// A new untrained network for a variant, as bytes.
-#[pyfunction]
-#[pyo3(signature = (variant, hidden, seed, **rules))]
-fn td_new_network<'py>(
-    py: Python<'py>,
-    variant: &str,
-    hidden: &Bound<'py, PyAny>,
-    seed: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let hidden: usize = whole_arg(hidden, "hidden")?;
-    let seed: u64 = whole_arg(seed, "seed")?;
-    let rules = rules_from_kwargs(variant, rules)?;
-    let trainer = TdTrainer::new(rules, hidden.clamp(1, 1024), seed, 0.1);
-    Ok(PyBytes::new(py, &trainer.net.to_bytes()))
-}
-
-/// Trains a network by `games` self-play games; returns the new bytes and stats.
-#[pyfunction]
-#[pyo3(signature = (network, variant, games, seed, rate, trace_decay = 0.0, **rules))]
-#[allow(clippy::too_many_arguments)] // one parameter per Python argument
-fn td_train<'py>(
-    py: Python<'py>,
-    network: &[u8],
-    variant: &str,
-    games: &Bound<'py, PyAny>,
-    seed: &Bound<'py, PyAny>,
-    rate: f32,
-    trace_decay: f32,
-    rules: Option<&Bound<'_, PyDict>>,
-) -> PyResult<(Bound<'py, PyBytes>, usize, usize, usize)> {
-    let games = count_arg(games, "games", 0, limits::MAX_GAMES)? as usize;
-    let seed: u64 = whole_arg(seed, "seed")?;
-    let rules = rules_from_kwargs(variant, rules)?;
-    let net = network_for(network, rules.variant)?;
-    if !(0.0..1.0).contains(&trace_decay) {
-        return Err(PyValueError::new_err(format!("trace_decay (TD lambda) must be in [0, 1), not {trace_decay}")));
-    }
-    let (net, stats) = py.allow_threads(move || {
-        let mut trainer = TdTrainer::from_net(net, rules, seed, rate);
-        trainer.trace_decay = trace_decay;
-        let stats = trainer.train(games);
-        (trainer.net, stats)
-    });
-    Ok((PyBytes::new(py, &net.to_bytes()), stats.games, stats.turns, stats.gammons))
-}
-
-/// Points per game of a network (0-ply) against random play.
-#[pyfunction]
-#[pyo3(signature = (network, variant, games, seed, **rules))]
-fn td_score_vs_random(
-    py: Python<'_>,
-    network: &[u8],
-    variant: &str,
-    games: &Bound<'_, PyAny>,
-    seed: &Bound<'_, PyAny>,
-    rules: Option<&Bound<'_, PyDict>>,
-) -> PyResult<f64> {
-    let games = count_arg(games, "games", 1, limits::MAX_GAMES)? as usize;
-    let seed: u64 = whole_arg(seed, "seed")?;
-    let rules = rules_from_kwargs(variant, rules)?;
-    let net = network_for(network, rules.variant)?;
-    Ok(py.allow_threads(move || score_against_random(&net, rules, games, seed)))
-}
 
 /// Rolls a position out with the shipped networks of its variant playing both
 /// sides at 0-ply; a dict of the mean probabilities, equity and its standard error.
@@ -96,7 +24,7 @@ fn rollout<'py>(
     let seed: u64 = opt_whole_arg(seed, "seed")?.unwrap_or(0);
     let threads = threads_arg(threads, 0)?;
     let pos = position.inner;
-    let nets = crate::nn::td::Nets::shipped(pos.variant());
+    let nets = crate::nn::player::Nets::shipped(pos.variant());
     let r = py.allow_threads(|| crate::rollout::rollout(nets, &pos, trials, seed, threads));
     let d = PyDict::new(py);
     let names = ["win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"];
@@ -123,7 +51,7 @@ fn selfplay_positions(
     let seed: u64 = opt_whole_arg(seed, "seed")?.unwrap_or(0);
     let rules = rules_from_kwargs(variant, rules)?;
     let net = crate::nn::shipped::network(rules.variant);
-    let positions = py.allow_threads(|| crate::nn::td::selfplay_positions(net, rules, count, seed));
+    let positions = py.allow_threads(|| crate::nn::player::selfplay_positions(net, rules, count, seed));
     Ok(positions.into_iter().map(|inner| super::PyPosition { inner }).collect())
 }
 
@@ -131,215 +59,13 @@ fn selfplay_positions(
 /// without the bear-off tables): the race network's in a backgammon race.
 #[pyfunction]
 fn network_probabilities(position: &super::PyPosition) -> [f32; 5] {
-    let nets = crate::nn::td::Nets::shipped(position.inner.variant());
-    crate::nn::td::NetPlayer::with_nets(nets).probabilities(&position.inner)
-}
-
-/// Positions of flat int8 bytes (n x 50, the `to_arrays` layout), checked.
-fn positions_from_flat(rules: Rules, boards: &[u8]) -> PyResult<Vec<Position>> {
-    if !boards.len().is_multiple_of(batch::ROW) {
-        return Err(PyValueError::new_err(format!(
-            "positions must have shape (n, 2, 25): got {} values, not a multiple of 50",
-            boards.len()
-        )));
-    }
-    boards
-        .chunks_exact(batch::ROW)
-        .enumerate()
-        .map(|(k, row)| {
-            let row: Vec<i8> = row.iter().map(|&b| b as i8).collect();
-            batch::read_flat(rules, &row, k).map_err(value_error)
-        })
-        .collect()
-}
-
-/// Targets of little-endian f32 bytes (n x 5), each a probability.
-fn targets_from_bytes(targets: &[u8], n: usize) -> PyResult<Vec<[f32; OUTPUTS]>> {
-    if targets.len() != n * OUTPUTS * 4 {
-        return Err(PyValueError::new_err(format!(
-            "targets must be float32 of shape ({n}, 5): got {} bytes, expected {}",
-            targets.len(),
-            n * OUTPUTS * 4
-        )));
-    }
-    let floats: Vec<f32> = targets.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-    if let Some(k) = floats.iter().position(|v| !(0.0..=1.0).contains(v)) {
-        return Err(PyValueError::new_err(format!("target {} of position {} is {}, not a probability", k % 5, k / 5, floats[k])));
-    }
-    // chunks_exact yields slices of exactly OUTPUTS values: the conversion to an array cannot fail.
-    Ok(floats.chunks_exact(OUTPUTS).map(|c| c.try_into().expect("five")).collect())
-}
-
-/// A network passed in as bytes, checked against the variant's inputs (a
-/// mismatch would otherwise fail deep inside the encoder).
-fn network_for(network: &[u8], variant: Variant) -> PyResult<Mlp> {
-    let net = Mlp::from_bytes(network).map_err(value_error)?;
-    check_inputs(&net, variant, "the network").map_err(value_error)?;
-    Ok(net)
-}
-
-/// Positions from self-play of a network (bytes), flat int8 (n x 50).
-#[pyfunction]
-#[pyo3(signature = (network, variant, count, seed, **rules))]
-fn nn_selfplay_flat<'py>(
-    py: Python<'py>,
-    network: &[u8],
-    variant: &str,
-    count: &Bound<'py, PyAny>,
-    seed: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let count = count_arg(count, "count", 0, limits::MAX_POSITIONS)? as usize;
-    let seed: u64 = whole_arg(seed, "seed")?;
-    let rules = rules_from_kwargs(variant, rules)?;
-    let net = network_for(network, rules.variant)?;
-    let flat = py.allow_threads(|| {
-        let mut flat = Vec::with_capacity(count * batch::ROW);
-        for pos in crate::nn::td::selfplay_positions(&net, rules, count, seed) {
-            batch::push_flat(&pos, &mut flat);
-        }
-        flat
-    });
-    Ok(PyBytes::new(py, &flat.iter().map(|&b| b as u8).collect::<Vec<u8>>()))
-}
-
-/// Labels positions (flat int8 bytes) by a `ply`-deep search with a network
-/// (and `race`, a race network judging every pure race, where given):
-/// float32 bytes, five probabilities per position.
-#[pyfunction]
-#[pyo3(signature = (network, variant, boards, ply, threads = None, race = None, **rules),
-       text_signature = "(network, variant, boards, ply, threads=0, race=None, **rules)")]
-#[allow(clippy::too_many_arguments)] // one parameter per Python argument
-fn nn_label<'py>(
-    py: Python<'py>,
-    network: &[u8],
-    variant: &str,
-    boards: &[u8],
-    ply: &Bound<'py, PyAny>,
-    threads: Option<&Bound<'py, PyAny>>,
-    race: Option<&[u8]>,
-    rules: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let ply: u8 = whole_arg(ply, "ply")?;
-    let threads = threads_arg(threads, 0)?;
-    if u64::from(ply) > limits::MAX_LABEL_PLY {
-        return Err(PyValueError::new_err(format!("labels search at most {} plies, not {ply}", limits::MAX_LABEL_PLY)));
-    }
-    let rules = rules_from_kwargs(variant, rules)?;
-    let net = network_for(network, rules.variant)?;
-    let race = race.map(|race| network_for(race, rules.variant)).transpose()?;
-    let positions = positions_from_flat(rules, boards)?;
-    let labels = py.allow_threads(|| supervised::label(&net, race.as_ref(), &positions, ply, threads));
-    let bytes: Vec<u8> = labels.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
-    Ok(PyBytes::new(py, &bytes))
-}
-
-/// Rollout labels of flat boards: float32 bytes, the five mean outcomes per
-/// position over `trials` rollouts by the network at 0-ply, each trial stopped
-/// at the exact bear-off tables.
-#[pyfunction]
-#[pyo3(signature = (network, variant, boards, trials, seed, threads = None, **rules),
-       text_signature = "(network, variant, boards, trials, seed, threads=0, **rules)")]
-#[allow(clippy::too_many_arguments)] // one parameter per Python argument
-fn nn_rollout_labels<'py>(
-    py: Python<'py>,
-    network: &[u8],
-    variant: &str,
-    boards: &[u8],
-    trials: &Bound<'py, PyAny>,
-    seed: &Bound<'py, PyAny>,
-    threads: Option<&Bound<'py, PyAny>>,
-    rules: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let trials = count_arg(trials, "trials", 1, limits::MAX_LABEL_TRIALS)? as usize;
-    let seed: u64 = whole_arg(seed, "seed")?;
-    let threads = threads_arg(threads, 0)?;
-    let rules = rules_from_kwargs(variant, rules)?;
-    let net = network_for(network, rules.variant)?;
-    let positions = positions_from_flat(rules, boards)?;
-    let labels = py.allow_threads(|| crate::rollout::rollout_labels(&net, &positions, trials, seed, threads));
-    let bytes: Vec<u8> = labels.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
-    Ok(PyBytes::new(py, &bytes))
-}
-
-/// Trains a network on labelled positions; the new bytes and the mean squared
-/// error of each epoch.
-#[pyfunction]
-#[pyo3(signature = (network, variant, boards, targets, epochs, rate, rate_end, seed, **rules))]
-#[allow(clippy::too_many_arguments)] // one parameter per Python argument
-fn nn_train_supervised<'py>(
-    py: Python<'py>,
-    network: &[u8],
-    variant: &str,
-    boards: &[u8],
-    targets: &[u8],
-    epochs: &Bound<'py, PyAny>,
-    rate: f32,
-    rate_end: f32,
-    seed: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'_, PyDict>>,
-) -> PyResult<(Bound<'py, PyBytes>, Vec<f64>)> {
-    let epochs = count_arg(epochs, "epochs", 0, limits::MAX_EPOCHS)? as usize;
-    let seed: u64 = whole_arg(seed, "seed")?;
-    let rules = rules_from_kwargs(variant, rules)?;
-    let mut net = network_for(network, rules.variant)?;
-    let positions = positions_from_flat(rules, boards)?;
-    let targets = targets_from_bytes(targets, positions.len())?;
-    let losses = py.allow_threads(|| supervised::train(&mut net, &positions, &targets, epochs, (rate, rate_end), seed));
-    Ok((PyBytes::new(py, &net.to_bytes()), losses))
-}
-
-/// Mean squared error of a network on labelled positions.
-#[pyfunction]
-#[pyo3(signature = (network, variant, boards, targets, **rules))]
-fn nn_error(
-    py: Python<'_>,
-    network: &[u8],
-    variant: &str,
-    boards: &[u8],
-    targets: &[u8],
-    rules: Option<&Bound<'_, PyDict>>,
-) -> PyResult<f64> {
-    let rules = rules_from_kwargs(variant, rules)?;
-    let net = network_for(network, rules.variant)?;
-    let positions = positions_from_flat(rules, boards)?;
-    let targets = targets_from_bytes(targets, positions.len())?;
-    Ok(py.allow_threads(|| supervised::error(&net, &positions, &targets)))
-}
-
-/// The network inputs of flat boards (n x 50 int8): float32 bytes, n x the
-/// variant's input count, each from its player on roll. Lets a trainer outside
-/// the crate (numpy, PyTorch) see exactly what the networks see.
-#[pyfunction]
-#[pyo3(signature = (variant, boards, **rules))]
-fn nn_encode<'py>(py: Python<'py>, variant: &str, boards: &[u8], rules: Option<&Bound<'_, PyDict>>) -> PyResult<Bound<'py, PyBytes>> {
-    let rules = rules_from_kwargs(variant, rules)?;
-    let positions = positions_from_flat(rules, boards)?;
-    let width = crate::nn::encoding::input_count(rules.variant);
-    let bytes = py.allow_threads(|| {
-        let mut x = vec![0f32; width];
-        let mut bytes = Vec::with_capacity(positions.len() * width * 4);
-        for pos in &positions {
-            crate::nn::encoding::encode(pos, &mut x);
-            bytes.extend(x.iter().flat_map(|v| v.to_le_bytes()));
-        }
-        bytes
-    });
-    Ok(PyBytes::new(py, &bytes))
+    let nets = crate::nn::player::Nets::shipped(position.inner.variant());
+    crate::nn::player::NetPlayer::with_nets(nets).probabilities(&position.inner)
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(td_new_network, m)?)?;
-    m.add_function(wrap_pyfunction!(td_train, m)?)?;
-    m.add_function(wrap_pyfunction!(td_score_vs_random, m)?)?;
     m.add_function(wrap_pyfunction!(rollout, m)?)?;
     m.add_function(wrap_pyfunction!(selfplay_positions, m)?)?;
     m.add_function(wrap_pyfunction!(network_probabilities, m)?)?;
-    m.add_function(wrap_pyfunction!(nn_selfplay_flat, m)?)?;
-    m.add_function(wrap_pyfunction!(nn_label, m)?)?;
-    m.add_function(wrap_pyfunction!(nn_train_supervised, m)?)?;
-    m.add_function(wrap_pyfunction!(nn_error, m)?)?;
-    m.add_function(wrap_pyfunction!(nn_rollout_labels, m)?)?;
-    m.add_function(wrap_pyfunction!(nn_encode, m)?)?;
     Ok(())
 }

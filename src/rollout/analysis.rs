@@ -594,7 +594,7 @@ mod tests {
     use super::*;
     use crate::cube::state::Owner;
     use crate::eval::neural::Network;
-    use crate::nn::td::{selfplay_positions, Nets};
+    use crate::nn::player::{selfplay_positions, Nets};
     use crate::rollout::cubeful::rollout_cubeful;
     use crate::search::evaluate_at;
     use crate::variant::{Rules, Variant};

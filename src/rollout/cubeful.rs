@@ -26,7 +26,7 @@ use crate::cube::met::MatchEquityTable;
 use crate::cube::state::{CubeState, Owner};
 use crate::dice::Dice;
 use crate::error::{Error, Result};
-use crate::nn::td::{play_roll, NetPlayer, Nets};
+use crate::nn::player::{play_roll, NetPlayer, Nets};
 use crate::nn::OUTPUTS;
 use crate::outcome::{final_evaluation, game_result, Evaluation};
 use crate::parallel::par_map;
@@ -411,7 +411,7 @@ mod tests {
     fn a_dead_cube_is_the_cubeless_rollout_on_the_same_dice() {
         for variant in [Variant::Nardy, Variant::GulBara] {
             let net = net(variant);
-            let start = crate::nn::td::selfplay_positions(&net, Rules::new(variant), 3, 11)[2];
+            let start = crate::nn::player::selfplay_positions(&net, Rules::new(variant), 3, 11)[2];
             let policy = nardy_policy();
             let dead = CubeState { max_value: 1, ..CubeState::money() };
             let r = rollout_cubeful(Nets::one(&net), &start, &[(dead, FirstDecision::Free)], 72, 5, 2, &policy).unwrap();
@@ -427,7 +427,7 @@ mod tests {
     #[test]
     fn same_answer_on_any_number_of_threads() {
         let net = net(Variant::GulBara);
-        let start = crate::nn::td::selfplay_positions(&net, Rules::gulbara(), 2, 4)[1];
+        let start = crate::nn::player::selfplay_positions(&net, Rules::gulbara(), 2, 4)[1];
         let policy = nardy_policy();
         let owned = CubeState { value: 2, owner: Owner::Opponent, ..CubeState::money() };
         let cases =

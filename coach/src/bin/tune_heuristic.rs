@@ -1,7 +1,7 @@
 //! Hand-tuning aid for the backgammon heuristic: coordinate search over the
 //! weights, each judged by a duplicate-dice duel against pubeval at 0-ply
 //! (the same dice for every trial).
-//! `cargo run --release --example tune_heuristic -- GAMES SWEEPS`
+//! `cargo run --release -p tavla-coach --bin tune_heuristic -- GAMES SWEEPS`
 use std::sync::Arc;
 use tavla::duel::{duel, EnginePlayer};
 use tavla::eval::heuristic::{BackgammonWeights, Heuristic};

@@ -1,6 +1,6 @@
 """Calibrate the output levels of a backgammon contact network to its own rollouts.
 
-    python scripts/calibrate_outputs.py --network data/backgammon-ranked.tnn \\
+    python -m tavla_train calibrate --network data/backgammon-ranked.tnn \\
         --positions 6000 --trials 36 --seed 123 --out weights/backgammon.tnn
 
 A ranking round teaches the network the order of the plays of a roll; their
@@ -25,12 +25,12 @@ from pathlib import Path
 
 import numpy as np
 
-from tavla import _core
+from tavla_train import _coach
 from tavla.files import write_atomic
-from train_ranking import forward, is_race, network_bytes, read_network  # this folder is on the path when a script runs
-from train_supervised import labels_in_chunks
+from tavla_train.common import is_race, labels_in_chunks
+from tavla_train.tnn import forward, network_bytes, read_network
 
-ROOT = Path(__file__).resolve().parent.parent
+from tavla_train.paths import ROOT
 VARIANT = "backgammon"
 NAMES = ["win", "win gammon", "win backgammon", "lose gammon", "lose backgammon"]
 
@@ -40,7 +40,7 @@ def contact_positions(net: bytes, count: int, seed: int) -> np.ndarray:
     drawn = np.zeros((0, 2, 25), dtype=np.int8)
     asked = 2 * count
     while len(drawn) < count:
-        flat = _core.nn_selfplay_flat(net, VARIANT, asked, seed)
+        flat = _coach.nn_selfplay_flat(net, VARIANT, asked, seed)
         boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
         drawn = boards[~is_race(boards)]
         asked *= 2
@@ -64,8 +64,8 @@ def bias_shifts(logits: np.ndarray, targets: np.ndarray) -> np.ndarray:
     return shifts
 
 
-def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tavla_train calibrate", description=__doc__.splitlines()[0])
     p.add_argument("--network", type=Path, required=True, help="the contact network to calibrate (a .tnn file)")
     p.add_argument("--positions", type=int, default=6000, help="contact positions rolled out")
     p.add_argument("--trials", type=int, default=36, help="rollouts per position")
@@ -73,7 +73,7 @@ def main() -> int:
     p.add_argument("--threads", type=int, default=0, help="rollout threads (0 = all cores)")
     p.add_argument("--data", type=Path, default=ROOT / "data", help="where the rollouts are kept")
     p.add_argument("--out", type=Path, required=True)
-    args = p.parse_args()
+    args = p.parse_args(argv)
     if args.positions < 1 or not 1 <= args.trials <= 1_000_000:
         raise SystemExit("--positions must be positive and --trials 1 to 1,000,000")
     if not args.network.exists():
@@ -90,9 +90,9 @@ def main() -> int:
     # One chunk, so that the rollouts' seed is --seed itself.
     labels = labels_in_chunks(
         path, boards, len(boards),
-        lambda part, _at: _core.nn_rollout_labels(net, VARIANT, part.tobytes(), args.trials, args.seed, args.threads),
+        lambda part, _at: _coach.nn_rollout_labels(net, VARIANT, part.tobytes(), args.trials, args.seed, args.threads),
     )
-    x = np.frombuffer(_core.nn_encode(VARIANT, boards.tobytes()), "<f4").reshape(len(boards), -1)
+    x = np.frombuffer(_coach.nn_encode(VARIANT, boards.tobytes()), "<f4").reshape(len(boards), -1)
     hidden, before = forward(params, x)
     logits = hidden @ params[2].T + params[3]
     shifts = bias_shifts(logits.astype(np.float64), labels.mean(axis=0).astype(np.float64))

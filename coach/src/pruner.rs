@@ -3,44 +3,50 @@
 //! plays of a roll at the leaves of the search, so that the full network
 //! judges only the best few (see `SearchConfig::prune`).
 //!
-//! Data: seeded self-play of the shipped network at 0-ply (one play in ten
+//! Data: seeded self-play of the full network at 0-ply (one play in ten
 //! chosen at random, for variety); at every contact turn, every distinct play
 //! of the roll, labelled by the full network's 0-ply probabilities of the
 //! position after it (the opponent on roll), which are what the pruner
-//! stands in for. Training: plain SGD (`tavla::nn::supervised::train`),
+//! stands in for. Training: plain SGD ([`crate::supervised::train`]),
 //! seeded; the last game in ten is held out.
 //!
-//!     cargo run --release --example train_pruner -- [variant] [games 600] [hidden 32] [epochs 6] [out weights/<variant>-prune.tnn]
+//! ```text
+//! cargo run --release -p tavla-coach --bin train_pruner -- [variant] [games 600] [hidden 32] [epochs 6] [out weights/<variant>-prune.tnn]
+//! ```
 //!
-//! The variant (backgammon when left out) may be given first; the inputs
-//! are the variant's raw ones ([`raw_input_count`]).
+//! (or `python -m tavla_train prune`). The inputs are the variant's raw ones
+//! ([`raw_input_count`]).
 
 use tavla::dice::Dice;
 use tavla::eval::neural::Network;
 use tavla::eval::{game_result, Evaluator};
 use tavla::movegen::MoveGen;
 use tavla::nn::encoding::raw_input_count;
-use tavla::nn::supervised::{error, train};
 use tavla::nn::Mlp;
 use tavla::position::Position;
 use tavla::variant::{Rules, Variant};
 
-fn main() {
-    let mut args: Vec<String> = std::env::args().collect();
-    let variant = match args.get(1).map(|a| Variant::parse(a)) {
-        Some(Ok(v)) => {
-            args.remove(1);
-            v
-        }
-        _ => Variant::Backgammon,
-    };
-    let arg = |k: usize, default: &str| args.get(k).cloned().unwrap_or_else(|| default.to_string());
-    let games: usize = arg(1, "600").parse().expect("games");
-    let hidden: usize = arg(2, "32").parse().expect("hidden");
-    let epochs: usize = arg(3, "6").parse().expect("epochs");
-    let out = arg(4, &format!("weights/{}-prune.tnn", variant.name()));
+use crate::supervised::{error, train};
+
+/// A trained pruner and how it fits.
+pub struct Pruner {
+    pub net: Mlp,
+    /// The training error of each epoch.
+    pub losses: Vec<f64>,
+    /// The error on the held-out games' positions.
+    pub held_out_error: f64,
+    pub train_positions: usize,
+    pub held_out_positions: usize,
+}
+
+/// Positions, each with its target probabilities.
+type Labelled = Vec<(Position, [f32; 5])>;
+
+/// Positions after every play of each contact roll in `games` self-play
+/// games of `full`, each with `full`'s 0-ply probabilities: (training set,
+/// held-out set, the last game in ten).
+fn pruner_data(full: &Network, variant: Variant, games: usize) -> (Labelled, Labelled) {
     let rules = Rules::new(variant);
-    let full = Network::shipped(variant);
     let mut rng = Dice::duel(4242);
     let mut movegen = MoveGen::new();
     let mut plays = Vec::new();
@@ -71,13 +77,33 @@ fn main() {
             pos = next.flip();
         }
     }
+    (train_set, held_out)
+}
+
+/// Trains a pruner of `hidden` units for `variant` on `games` self-play games
+/// of `full`, `epochs` passes (every choice seeded: the same arguments give
+/// the same network).
+pub fn train_pruner(full: &Network, variant: Variant, games: usize, hidden: usize, epochs: usize) -> Pruner {
+    let (train_set, held_out) = pruner_data(full, variant, games);
     let (positions, targets): (Vec<Position>, Vec<[f32; 5]>) = train_set.into_iter().unzip();
-    let (held_positions, held_targets): (Vec<Position>, Vec<[f32; 5]>) = held_out.iter().copied().unzip();
-    println!("{} training positions, {} held out", positions.len(), held_positions.len());
+    let (held_positions, held_targets): (Vec<Position>, Vec<[f32; 5]>) = held_out.into_iter().unzip();
     let mut net = Mlp::new(raw_input_count(variant), hidden, 17);
     let losses = train(&mut net, &positions, &targets, epochs, (0.1, 0.01), 23);
-    println!("training error by epoch: {losses:?}");
-    println!("held-out error: {:.6}", error(&net, &held_positions, &held_targets));
-    std::fs::write(&out, net.to_bytes()).expect("write the network");
-    println!("wrote {out}");
+    let held_out_error = error(&net, &held_positions, &held_targets);
+    Pruner { net, losses, held_out_error, train_positions: positions.len(), held_out_positions: held_positions.len() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pruner_is_reproducible_and_learns_the_full_networks_values() {
+        let full = Network::shipped(Variant::Nardy);
+        let a = train_pruner(&full, Variant::Nardy, 10, 4, 3);
+        let b = train_pruner(&full, Variant::Nardy, 10, 4, 3);
+        assert_eq!(a.net, b.net);
+        assert!(a.train_positions > 100 && a.held_out_positions > 10, "{} {}", a.train_positions, a.held_out_positions);
+        assert!(a.losses.last() < a.losses.first(), "{:?}", a.losses);
+    }
 }

@@ -1,10 +1,11 @@
 //! Prints fingerprints of what the game loops produce (TD training, TD(lambda), the self-play
 //! sampler, play against random, rollouts, duels), to compare two builds:
-//! `cargo run --release --example loops_fingerprint` on each and `diff` the outputs.
+//! `cargo run --release -p tavla-coach --example loops_fingerprint` on each and `diff` the outputs.
+use coach::td::{score_against_random, TdTrainer};
 use std::sync::Arc;
 use tavla::duel::{duel, EnginePlayer, RandomPlayer};
 use tavla::eval::heuristic::Heuristic;
-use tavla::nn::td::{score_against_random, selfplay_positions, Nets, TdTrainer};
+use tavla::nn::player::{selfplay_positions, Nets};
 use tavla::search::SearchConfig;
 use tavla::variant::Rules;
 use tavla::Position;

@@ -1,6 +1,6 @@
-"""Ranking rounds: teach the 0-ply backgammon network to order the plays of a roll as its 1-ply search does.
+"""Ranking rounds: teach the 0-ply backgammon network to order the plays of a roll as a deeper search does.
 
-    python scripts/train_ranking.py --network weights/backgammon.tnn \\
+    python -m tavla_train rank --network weights/backgammon.tnn \\
         --set weights/backgammon.tnn:200000:8:71000213:1 \\
         --set weights/backgammon.tnn:150000:16:5:2 \\
         --epochs 20 --rate 0.003 --rank 4 --seed 1 --out data/ranking-r1.tnn
@@ -16,12 +16,13 @@ decisions (cached in data/, named by its settings and the teacher's hash):
    TEACHER's K best 0-ply plays of it, the opponent then on roll; only
    decisions with a choice whose every candidate is still a contact
    position are kept (the race network and the bear-off tables judge races);
-3. every candidate labelled by the TEACHER's 1-ply search (all 21 replies,
-   exact bear-offs), on all cores.
+3. every candidate labelled by the TEACHER's --label-ply deep search (2 by
+   default; the shipped round's labels were its 1-ply) over all 21 replies
+   (exact bear-offs), on all cores.
 
 Training then starts from --network and runs --epochs passes of Adam over
 mini-batches of whole decisions (numpy, on the network inputs that
-`tavla._core.nn_encode` computes). The loss has two parts: --rank times the
+`tavla._coach.nn_encode` computes). The loss has two parts: --rank times the
 squared error of the candidates' equities after each decision's mean is taken
 out of both the network's and the labels' (the order and the gaps between
 plays), and --mse times the squared error of the five probabilities (which
@@ -62,7 +63,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import struct
 import sys
 import time
 from dataclasses import dataclass
@@ -70,12 +70,13 @@ from pathlib import Path
 
 import numpy as np
 
-from tavla import _core
+from tavla_train import _coach
 from tavla.files import save_npz, write_atomic
-from train_supervised import EQUITY, equities, labels_in_chunks, plays_of_a_roll  # this folder is on the path when a script runs
+from tavla_train.common import EQUITY, equities, is_race, labels_in_chunks, plays_of_a_roll
+from tavla_train.label import check_teacher_ply
+from tavla_train.tnn import forward, network_bytes, read_network
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "data"
+from tavla_train.paths import DATA, ROOT
 VARIANT = "backgammon"
 
 
@@ -83,7 +84,7 @@ VARIANT = "backgammon"
 class DecisionSet:
     boards: np.ndarray  # (n, 2, 25) int8, the candidates, opponent on roll
     sizes: np.ndarray  # candidates per decision, in order
-    labels: np.ndarray  # (n, 5) float32, the teacher's 1-ply probabilities
+    labels: np.ndarray  # (n, 5) float32, the teacher's probabilities (its --label-ply search)
 
 
 def parse_set(spec: str) -> tuple[Path, int, int, int, int]:
@@ -100,18 +101,6 @@ def parse_set(spec: str) -> tuple[Path, int, int, int, int]:
     if not teacher.exists():
         raise SystemExit(f"--set {spec!r}: no teacher network at {teacher}")
     return teacher, positions, k, selfplay_seed, roll_seed
-
-
-def is_race(boards: np.ndarray) -> np.ndarray:
-    """Whether each flat board (mover first, each side in its own numbering,
-    index 24 the bar) is a race: nobody on the bar and the mover's rearmost
-    checker past the opponent's (Position.is_race, vectorised)."""
-    mine, theirs = boards[:, 0, :], boards[:, 1, :]
-    on_bar = (mine[:, 24] > 0) | (theirs[:, 24] > 0)
-    points = np.arange(24)
-    my_back = np.where(mine[:, :24] > 0, points, -1).max(axis=1)
-    their_back = np.where(theirs[:, :24] > 0, points, -1).max(axis=1)
-    return ~on_bar & ((my_back < 0) | (their_back < 0) | (my_back + their_back <= 22))
 
 
 def decisions(
@@ -160,14 +149,16 @@ def build_set(spec: str, args: argparse.Namespace, race: bytes | None = None) ->
         z = np.load(path)
         candidates, sizes = z["boards"], z["sizes"]
     else:
-        print(f"set {spec}: self-play, candidates, 1-ply labels", flush=True)
-        flat = _core.nn_selfplay_flat(teacher, VARIANT, positions, selfplay_seed)
+        print(f"set {spec}: self-play, candidates, {args.label_ply}-ply labels", flush=True)
+        flat = _coach.nn_selfplay_flat(teacher, VARIANT, positions, selfplay_seed)
         boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
         candidates, sizes = decisions(teacher, boards, k, roll_seed, args.threads, race)
         save_npz(path, boards=candidates, sizes=sizes)
+    # 1-ply labels (the shipped round's) keep the cache name they had before --label-ply.
+    suffix = "" if args.label_ply == 1 else f"-p{args.label_ply}"
     labels = labels_in_chunks(
-        Path(f"{stem}-labels.npy"), candidates, 50_000,
-        lambda part, _at: _core.nn_label(teacher, VARIANT, part.tobytes(), 1, args.threads, race=race),
+        Path(f"{stem}{suffix}-labels.npy"), candidates, 50_000 if args.label_ply == 1 else 2_000,
+        lambda part, _at: _coach.nn_label(teacher, VARIANT, part.tobytes(), args.label_ply, args.threads, race=race),
     )
     return DecisionSet(candidates, sizes, labels)
 
@@ -220,32 +211,13 @@ def refine(first: DecisionSet, spec: str, args: argparse.Namespace) -> tuple[Dec
     name = f"{stem}-refine-p{ply}-t{top}-g{gap}-c{len(chosen)}-o{seed}-labels.npy"
     deeper = labels_in_chunks(
         Path(name), first.boards[rows], 2_000,
-        lambda part, _at: _core.nn_label(teacher, VARIANT, part.tobytes(), ply, args.threads),
+        lambda part, _at: _coach.nn_label(teacher, VARIANT, part.tobytes(), ply, args.threads),
     )
     mixed = (args.refine_mix * deeper + (1 - args.refine_mix) * first.labels[rows]).astype(np.float32)
     rest = np.ones(len(first.sizes), dtype=bool)
     rest[chosen] = False
     kept = np.repeat(rest, first.sizes)  # the rows of the decisions left as they were
     return DecisionSet(first.boards[kept], first.sizes[rest], first.labels[kept]), DecisionSet(first.boards[rows], sizes, mixed)
-
-
-# The network file (src/nn/mlp.rs): magic, inputs, hidden, then the
-# input-major first layer, its biases, the output-major second layer, its biases.
-def read_network(blob: bytes) -> list[np.ndarray]:
-    if blob[:4] != b"TVNN":
-        raise SystemExit("not a tavla network file")
-    inputs, hidden = struct.unpack("<II", blob[4:12])
-    f = np.frombuffer(blob[12:], "<f4")
-    sizes = [inputs * hidden, hidden, 5 * hidden, 5]
-    if len(f) != sum(sizes):
-        raise SystemExit("network file of the wrong length")
-    parts = np.split(f, np.cumsum(sizes)[:-1])
-    return [parts[0].reshape(inputs, hidden).copy(), parts[1].copy(), parts[2].reshape(5, hidden).copy(), parts[3].copy()]
-
-
-def network_bytes(params: list[np.ndarray]) -> bytes:
-    w1 = params[0]
-    return b"TVNN" + struct.pack("<II", *w1.shape) + b"".join(np.asarray(p, "<f4").tobytes() for p in params)
 
 
 def widen(params: list[np.ndarray], hidden: int, seed: int) -> list[np.ndarray]:
@@ -259,16 +231,6 @@ def widen(params: list[np.ndarray], hidden: int, seed: int) -> list[np.ndarray]:
     new_w1 = (rng.standard_normal((w1.shape[0], extra)) / np.sqrt(w1.shape[0])).astype(np.float32)
     return [np.hstack([w1, new_w1]), np.concatenate([b1, np.zeros(extra, np.float32)]),
             np.hstack([w2, np.zeros((5, extra), np.float32)]), b2]
-
-
-def sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1 / (1 + np.exp(-z))
-
-
-def forward(params: list[np.ndarray], x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    w1, b1, w2, b2 = params
-    hidden = sigmoid(x @ w1 + b1)
-    return hidden, sigmoid(hidden @ w2.T + b2)
 
 
 class Decisions:
@@ -285,7 +247,7 @@ class Decisions:
         self.label_equity = equities(self.labels)
         width = 100_000
         self.inputs = np.concatenate(
-            [np.frombuffer(_core.nn_encode(VARIANT, boards[at : at + width].tobytes()), "<f4").reshape(-1, 245)
+            [np.frombuffer(_coach.nn_encode(VARIANT, boards[at : at + width].tobytes()), "<f4").reshape(-1, 245)
              for at in range(0, len(boards), width)]
         )
         self.fixed = is_race(boards)
@@ -345,9 +307,11 @@ def gradient(params: list[np.ndarray], data: Decisions, chosen: np.ndarray, rank
 
 def report(params: list[np.ndarray], data: Decisions, held: dict[str, np.ndarray], when: str) -> None:
     for name, decisions in held.items():
+        if len(decisions) == 0:  # a set of fewer than ten decisions holds none out
+            continue
         squared, given_up, agree = held_out_report(params, data, decisions)
         print(f"{when}: {name} held out ({len(decisions)} decisions): squared error {squared:.5f}, "
-              f"gives up {given_up:.2f} mEq/decision against the 1-ply, agrees {agree:.3f}", flush=True)
+              f"gives up {given_up:.2f} mEq/decision against the labels, agrees {agree:.3f}", flush=True)
 
 
 def train(params: list[np.ndarray], data: Decisions, held: dict[str, np.ndarray], args: argparse.Namespace) -> list[np.ndarray]:
@@ -376,8 +340,8 @@ def train(params: list[np.ndarray], data: Decisions, held: dict[str, np.ndarray]
     return params
 
 
-def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tavla_train rank", description=__doc__.splitlines()[0])
     p.add_argument("--network", type=Path, required=True, help="the network to start from (a .tnn file)")
     p.add_argument("--set", dest="sets", action="append", required=True,
                    help="TEACHER:POSITIONS:K:SELFPLAY_SEED:ROLL_SEED, one decision set (repeatable)")
@@ -399,13 +363,19 @@ def main() -> int:
     p.add_argument("--boundary-set", dest="boundary_sets", action="append", default=[],
                    help="TEACHER:POSITIONS:K:SELFPLAY_SEED:ROLL_SEED, a set of decisions whose K best plays mix "
                         "contact and race positions, the race ones judged by --race (repeatable)")
+    p.add_argument("--label-ply", type=int, default=2,
+                   help="search depth of the sets' labels: 2 or 3 (1, the shipped round's teacher, only to rebuild it)")
     p.add_argument("--seed", type=int, default=1, help="shuffles the decisions")
     p.add_argument("--threads", type=int, default=0, help="self-play and labelling threads (0 = all cores)")
     p.add_argument("--data", type=Path, default=DATA, help="where the decision sets are kept")
     p.add_argument("--out", type=Path, required=True)
-    args = p.parse_args()
+    args = p.parse_args(argv)
     if args.epochs < 1 or args.batch < 1 or args.rate <= 0 or args.rate_end <= 0:
         raise SystemExit("--epochs and --batch must be positive, and so must the rates")
+    if args.label_ply != 1:
+        check_teacher_ply(args.label_ply, "--label-ply")
+    if args.refine and args.refine[0] <= args.label_ply:
+        raise SystemExit(f"--refine's PLY must be deeper than --label-ply {args.label_ply}")
     if not 0 <= args.refine_mix <= 1:
         raise SystemExit("--refine-mix is a weight between 0 and 1")
 

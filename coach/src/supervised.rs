@@ -4,7 +4,7 @@
 //! targets are noisy and only as good as the network's next guess. Here a set
 //! of self-play positions is labelled by a search that averages over all 21
 //! rolls (n-ply expectiminimax with the exact bear-off tables, see
-//! [`crate::search`]), and the network is trained on those labels for a few
+//! [`tavla::search`]), and the network is trained on those labels for a few
 //! epochs. Each round is one step of value iteration; the labels can come
 //! from deeper search (or from rollouts) as machine time allows. This is the
 //! shape of wildbg's pipeline, with cheap searched labels in place of long
@@ -14,13 +14,13 @@
 //! split over threads by position, so a run is reproducible on any number of
 //! threads.
 
-use crate::dice::Dice;
-use crate::eval::neural::Network;
-use crate::nn::encoding::encode;
-use crate::nn::{Mlp, OUTPUTS};
-use crate::parallel::par_map;
-use crate::position::Position;
-use crate::search::{self, Filter, SearchConfig};
+use tavla::dice::Dice;
+use tavla::eval::neural::Network;
+use tavla::nn::encoding::encode;
+use tavla::nn::{Mlp, OUTPUTS};
+use tavla::parallel::par_map;
+use tavla::position::Position;
+use tavla::search::{self, Filter, SearchConfig};
 
 /// The search that labels a position: `ply` deep, one thread (the positions
 /// are shared out instead), a cache sized for that depth.
@@ -51,7 +51,7 @@ pub fn label(net: &Mlp, race: Option<&Mlp>, positions: &[Position], ply: u8, thr
 
 /// A searched evaluation as five probabilities, clamped to 0..1 (the sums
 /// over 21 rolls can stray past 1 by a rounding error).
-fn probabilities(e: crate::eval::Evaluation) -> [f32; OUTPUTS] {
+fn probabilities(e: tavla::eval::Evaluation) -> [f32; OUTPUTS] {
     e.to_array().map(|p| p.clamp(0.0, 1.0))
 }
 
@@ -112,8 +112,9 @@ fn shuffle(order: &mut [usize], rng: &mut Dice) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nn::td::{selfplay_positions, TdTrainer};
-    use crate::variant::Rules;
+    use crate::td::TdTrainer;
+    use tavla::nn::player::selfplay_positions;
+    use tavla::variant::Rules;
 
     #[test]
     fn labels_do_not_depend_on_threads_and_training_fits_them() {

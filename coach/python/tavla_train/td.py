@@ -1,6 +1,6 @@
 """Self-play TD(0) or TD(lambda) training of a variant's network, reproducible from its seed.
 
-    python scripts/train_td.py --variant backgammon --games 200000 --hidden 64 --seed 1
+    python -m tavla_train td --variant backgammon --games 200000 --hidden 64 --seed 1
 
 Trains in chunks (each chunk's dice come from seed and chunk number), prints a
 progress line per chunk with the score against random play, keeps a
@@ -15,14 +15,14 @@ import sys
 import time
 from pathlib import Path
 
-from tavla import _core
+from tavla_train import _coach
 from tavla.files import write_atomic
 
-ROOT = Path(__file__).resolve().parent.parent
+from tavla_train.paths import DATA, WEIGHTS
 
 
-def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tavla_train td", description=__doc__.splitlines()[0])
     p.add_argument("--variant", required=True, choices=["backgammon", "nardy", "gulbara"])
     p.add_argument("--games", type=int, default=200_000)
     p.add_argument("--hidden", type=int, default=64)
@@ -34,20 +34,21 @@ def main() -> int:
     p.add_argument("--check-games", type=int, default=400, help="games against random per progress line")
     p.add_argument("--resume", type=Path, help="start from this network file instead of random weights")
     p.add_argument("--out", type=Path)
-    p.add_argument("--snapshots", type=Path, help="also keep every chunk's network in this folder (for scripts/average_nets.py)")
-    args = p.parse_args()
+    p.add_argument("--checkpoint", type=Path, help="where each chunk's network is kept (default data/<variant>-h<hidden>-s<seed>.tnn)")
+    p.add_argument("--snapshots", type=Path, help="also keep every chunk's network in this folder (for `python -m tavla_train average`)")
+    args = p.parse_args(argv)
 
-    out = args.out or ROOT / "weights" / f"{args.variant}.tnn"
-    checkpoint = ROOT / "data" / f"{args.variant}-h{args.hidden}-s{args.seed}.tnn"
-    checkpoint.parent.mkdir(exist_ok=True)
-    net = args.resume.read_bytes() if args.resume else _core.td_new_network(args.variant, args.hidden, args.seed)
+    out = args.out or WEIGHTS / f"{args.variant}.tnn"
+    checkpoint = args.checkpoint or DATA / f"{args.variant}-h{args.hidden}-s{args.seed}.tnn"
+    checkpoint.parent.mkdir(parents=True, exist_ok=True)
+    net = args.resume.read_bytes() if args.resume else _coach.td_new_network(args.variant, args.hidden, args.seed)
     chunks = max(1, args.games // args.chunk)
     if args.snapshots:
         args.snapshots.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     for k in range(chunks):
         rate = args.rate + (args.rate_end - args.rate) * k / max(1, chunks - 1)
-        net, games, turns, gammons = _core.td_train(
+        net, games, turns, gammons = _coach.td_train(
             net, args.variant, args.chunk, args.seed * 1_000_003 + k, rate, trace_decay=args.trace_decay
         )
         write_atomic(checkpoint, net)
@@ -55,7 +56,7 @@ def main() -> int:
             write_atomic(args.snapshots / f"chunk-{k + 1:05d}.tnn", net)
         done = (k + 1) * args.chunk
         elapsed = time.perf_counter() - start
-        score = _core.td_score_vs_random(net, args.variant, args.check_games, 7) if args.check_games else float("nan")
+        score = _coach.td_score_vs_random(net, args.variant, args.check_games, 7) if args.check_games else float("nan")
         bar = "#" * int(30 * (k + 1) / chunks)
         print(
             f"[{bar:<30}] {done:>8} games  {done / elapsed:6.0f} games/s  rate {rate:.3f}  "

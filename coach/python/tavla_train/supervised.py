@@ -1,7 +1,7 @@
 """Supervised rounds after TD: label self-play positions by search, train on the labels.
 
-    python scripts/train_supervised.py --variant backgammon --network data/bg-h128.tnn \\
-        --rounds 2 --positions 200000 --ply 1 --epochs 4 --seed 1 --out data/bg-sup.tnn
+    python -m tavla_train supervised --variant backgammon --network data/bg-h128.tnn \\
+        --rounds 2 --positions 200000 --ply 2 --epochs 4 --seed 1 --out data/bg-sup.tnn
 
 Each round, reproducible from --seed and the round number:
 
@@ -30,67 +30,23 @@ import hashlib
 import sys
 import time
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
-import tavla
-from tavla import _core
+from tavla_train import _coach
 from tavla.files import save_npy, write_atomic
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "data"
-# Cubeless equity weights of the five probabilities (win, win gammon, win backgammon, lose gammon, lose backgammon).
-# Cubeless equity is linear in the five probabilities: its weights and offset, read off the core's
-# one formula (tavla.Evaluation) so that the vectorised form below cannot drift from it.
-EQUITY_OFFSET = tavla.Evaluation([0.0] * 5).equity
-EQUITY = np.array([tavla.Evaluation(np.eye(5)[k].tolist()).equity - EQUITY_OFFSET for k in range(5)], np.float32)
-
-
-def progress(label: str, done: int, total: int, start: float) -> None:
-    bar = "#" * int(30 * done / max(1, total))
-    rate = done / max(1e-9, time.perf_counter() - start)
-    print(f"  {label:<9}[{bar:<30}] {done:>8}/{total}  {rate:8.0f}/s", flush=True)
-
-
+from tavla_train.common import labels_in_chunks, plays_of_a_roll
+from tavla_train.label import check_teacher_ply
+from tavla_train.paths import DATA
 def selfplay(net: bytes, args: argparse.Namespace, seed: int, tag: str) -> np.ndarray:
     path = args.data / f"{tag}-positions.npy"
     if path.exists():
         return np.load(path)
-    flat = _core.nn_selfplay_flat(net, args.variant, args.positions, seed)
+    flat = _coach.nn_selfplay_flat(net, args.variant, args.positions, seed)
     boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
     save_npy(path, boards)
     return boards
-
-
-def plays_of_a_roll(net: bytes, variant: str, boards: np.ndarray, rng: np.random.Generator, threads: int, race: bytes | None = None):
-    """One random roll for each board and the positions after all its plays,
-    the opponent then on roll, 20,000 boards at a time. Yields (boards done,
-    those positions, the offsets where each board's plays start, whether each
-    game goes on, the opponent's 0-ply equity of each: +inf where it ended).
-    With a `race` network, that one judges the plays that leave a pure race."""
-    start = time.perf_counter()
-    chunk = 20_000
-    for k in range(0, len(boards), chunk):
-        part = boards[k : k + chunk]
-        dice = rng.integers(1, 7, size=(len(part), 2))
-        after, offsets = _core._legal_positions_many(variant, part.tobytes(), dice.ravel().tolist(), threads)
-        after = np.asarray(after, dtype=np.int8).reshape(-1, 2, 25)
-        theirs = np.ascontiguousarray(after[:, ::-1, :])
-        flat = theirs.reshape(-1, 50)
-        going_on = (flat[:, :25].sum(axis=1) > 0) & (flat[:, 25:].sum(axis=1) > 0)
-        probs = np.zeros((len(theirs), 5), dtype=np.float32)
-        raw = _core.nn_label(net, variant, theirs[going_on].tobytes(), 0, threads, race=race)
-        probs[going_on] = np.frombuffer(raw, dtype=np.float32).reshape(-1, 5)
-        their_equity = equities(probs)
-        their_equity[~going_on] = np.inf
-        yield k + len(part), theirs, offsets, going_on, their_equity
-        progress("plays", k + len(part), len(boards), start)
-
-
-def equities(probabilities: np.ndarray) -> np.ndarray:
-    """Cubeless equity of rows of five probabilities (tavla.Evaluation's, vectorised)."""
-    return probabilities @ EQUITY + EQUITY_OFFSET
 
 
 def candidates(net: bytes, boards: np.ndarray, args: argparse.Namespace, seed: int, tag: str) -> np.ndarray:
@@ -111,26 +67,10 @@ def candidates(net: bytes, boards: np.ndarray, args: argparse.Namespace, seed: i
     return out
 
 
-def labels_in_chunks(path: Path, boards: np.ndarray, chunk: int, label_part: Callable[[np.ndarray, int], bytes]) -> np.ndarray:
-    """The five probabilities of every board, `label_part(boards, offset)` a
-    chunk at a time under a progress bar; kept in `path` and reused from there."""
-    if path.exists():
-        return np.load(path)
-    start = time.perf_counter()
-    parts = []
-    for k in range(0, len(boards), chunk):
-        part = boards[k : k + chunk]
-        parts.append(np.frombuffer(label_part(part, k), dtype=np.float32).reshape(-1, 5))
-        progress("labels", k + len(part), len(boards), start)
-    labels = np.concatenate(parts)
-    save_npy(path, labels)
-    return labels
-
-
 def label(net: bytes, boards: np.ndarray, args: argparse.Namespace, tag: str) -> np.ndarray:
     return labels_in_chunks(
         args.data / f"{tag}-labels-ply{args.ply}.npy", boards, 10_000 if args.ply <= 1 else 1_000,
-        lambda part, _k: _core.nn_label(net, args.variant, part.tobytes(), args.ply, args.threads),
+        lambda part, _k: _coach.nn_label(net, args.variant, part.tobytes(), args.ply, args.threads),
     )
 
 
@@ -141,20 +81,20 @@ def train_with_held_out(
     network, the training error by epoch, and the held-out error before and after."""
     held = len(boards) // 10
     held_b, held_t = boards[:held].tobytes(), labels[:held].astype("<f4").tobytes()
-    before = _core.nn_error(net, variant, held_b, held_t)
-    trained, losses = _core.nn_train_supervised(
+    before = _coach.nn_error(net, variant, held_b, held_t)
+    trained, losses = _coach.nn_train_supervised(
         net, variant, boards[held:].tobytes(), labels[held:].astype("<f4").tobytes(), epochs, rate, rate_end, seed,
     )
-    return trained, losses, before, _core.nn_error(trained, variant, held_b, held_t)
+    return trained, losses, before, _coach.nn_error(trained, variant, held_b, held_t)
 
 
-def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tavla_train supervised", description=__doc__.splitlines()[0])
     p.add_argument("--variant", required=True, choices=["backgammon", "nardy", "gulbara"])
     p.add_argument("--network", type=Path, required=True, help="the network to start from (a .tnn file)")
     p.add_argument("--rounds", type=int, default=1)
     p.add_argument("--positions", type=int, default=200_000, help="self-play positions per round")
-    p.add_argument("--ply", type=int, default=1, help="search depth of the labels")
+    p.add_argument("--ply", type=int, default=2, help="search depth of the labels (2 or more: a teacher deeper than the network)")
     p.add_argument("--candidates", type=int, default=0, help="also label the positions after the K best plays of a random roll")
     p.add_argument("--epochs", type=int, default=4)
     p.add_argument("--rate", type=float, default=0.02, help="learning rate at the start of a round")
@@ -163,7 +103,8 @@ def main() -> int:
     p.add_argument("--threads", type=int, default=0, help="labelling threads (0 = all cores)")
     p.add_argument("--data", type=Path, default=DATA, help="where positions and labels are kept")
     p.add_argument("--out", type=Path, required=True)
-    args = p.parse_args()
+    args = p.parse_args(argv)
+    check_teacher_ply(args.ply)
 
     args.data.mkdir(parents=True, exist_ok=True)
     net = args.network.read_bytes()

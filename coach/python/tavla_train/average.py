@@ -1,7 +1,7 @@
 """Average the weights of several networks of the same shape into one.
 
-    python scripts/average_nets.py data/snap/chunk-00051.tnn ... --out weights/backgammon.tnn
-    python scripts/average_nets.py --last 50 data/snap --out weights/backgammon.tnn
+    python -m tavla_train average data/snap/chunk-00051.tnn ... --out weights/backgammon.tnn
+    python -m tavla_train average --last 50 data/snap --out weights/backgammon.tnn
 
 Late in a low-rate TD run each chunk's network is the previous one plus a
 little noise from that chunk's games; the mean of the last chunks' networks
@@ -17,34 +17,16 @@ import argparse
 import sys
 from pathlib import Path
 
-import numpy as np
-
 from tavla.files import write_atomic
-
-HEADER = 12
-MAGIC = b"TVNN"
+from tavla_train.tnn import average
 
 
-def average(blobs: list[bytes]) -> bytes:
-    """Element-wise mean of the weights of `blobs`, which must share one header."""
-    if not blobs:
-        raise ValueError("no networks to average")
-    header = blobs[0][:HEADER]
-    for k, blob in enumerate(blobs):
-        if blob[:4] != MAGIC:
-            raise ValueError(f"network {k} is not a tavla network file (bad magic)")
-        if blob[:HEADER] != header or len(blob) != len(blobs[0]):
-            raise ValueError(f"network {k} has a different shape from network 0")
-    weights = np.mean([np.frombuffer(b[HEADER:], dtype="<f4").astype(np.float64) for b in blobs], axis=0)
-    return header + weights.astype("<f4").tobytes()
-
-
-def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tavla_train average", description=__doc__.splitlines()[0])
     p.add_argument("nets", nargs="+", type=Path, help="network files, or with --last one folder of snapshots")
     p.add_argument("--last", type=int, help="average the last N snapshots (by name) of the folder given")
     p.add_argument("--out", type=Path, required=True)
-    args = p.parse_args()
+    args = p.parse_args(argv)
     files = args.nets
     if args.last is not None:
         if len(files) != 1 or not files[0].is_dir():

@@ -1,10 +1,12 @@
 //! Times the loops that play games (TD training, rollouts, duels), to compare two builds:
-//! `cargo run --release --example loops_speed` on each, alternating.
+//! `cargo run --release -p tavla-coach --example loops_speed` on each, alternating (here, beside
+//! the trainer it times).
+use coach::td::TdTrainer;
 use std::sync::Arc;
 use std::time::Instant;
 use tavla::duel::{duel, EnginePlayer};
 use tavla::eval::heuristic::Heuristic;
-use tavla::nn::td::{Nets, TdTrainer};
+use tavla::nn::player::Nets;
 use tavla::search::SearchConfig;
 use tavla::variant::Rules;
 use tavla::Position;

@@ -1,6 +1,6 @@
 """The backgammon race network: supervised on rollouts of race positions.
 
-    python scripts/train_race.py --selfplay 1000000 --trials 72 --seed 1 \\
+    python -m tavla_train race --selfplay 1000000 --trials 72 --seed 1 \\
         --epochs 60 --rate 0.5 --rate-end 0.005 --out weights/backgammon-race.tnn
 
 Once contact is broken a backgammon game is a pure race, and a network
@@ -33,12 +33,12 @@ from pathlib import Path
 import numpy as np
 
 import tavla
-from tavla import _core
+from tavla_train import _coach
 from tavla.files import save_npy, write_atomic
-from train_supervised import labels_in_chunks, train_with_held_out  # this folder is on the path when a script runs
+from tavla_train.common import labels_in_chunks
+from tavla_train.supervised import train_with_held_out
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "data"
+from tavla_train.paths import DATA, ROOT
 
 
 def is_race_to_learn(row: np.ndarray) -> bool:
@@ -52,7 +52,7 @@ def race_positions(net: bytes, args: argparse.Namespace, tag: str) -> np.ndarray
     if path.exists():
         return np.load(path)
     start = time.perf_counter()
-    flat = _core.nn_selfplay_flat(net, "backgammon", args.selfplay, args.seed)
+    flat = _coach.nn_selfplay_flat(net, "backgammon", args.selfplay, args.seed)
     boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
     races = boards[[is_race_to_learn(b) for b in boards]]
     print(f"  {len(races)} races to learn among {len(boards)} self-play positions ({time.perf_counter() - start:.0f}s)")
@@ -63,14 +63,14 @@ def race_positions(net: bytes, args: argparse.Namespace, tag: str) -> np.ndarray
 def rollout_labels(net: bytes, races: np.ndarray, args: argparse.Namespace, tag: str) -> np.ndarray:
     return labels_in_chunks(
         args.data / f"{tag}-t{args.trials}-labels.npy", races, 2_000,
-        lambda part, k: _core.nn_rollout_labels(
+        lambda part, k: _coach.nn_rollout_labels(
             net, "backgammon", part.tobytes(), args.trials, args.seed * 1_000_003 + k, args.threads
         ),
     )
 
 
-def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tavla_train race", description=__doc__.splitlines()[0])
     p.add_argument("--network", type=Path, default=ROOT / "weights" / "backgammon.tnn", help="the contact network")
     p.add_argument("--selfplay", type=int, default=1_000_000, help="self-play positions to draw the races from")
     p.add_argument("--trials", type=int, default=72, help="rollouts per race position")
@@ -81,7 +81,7 @@ def main() -> int:
     p.add_argument("--threads", type=int, default=0, help="rollout threads (0 = all cores)")
     p.add_argument("--data", type=Path, default=DATA, help="where positions and labels are kept")
     p.add_argument("--out", type=Path, required=True)
-    args = p.parse_args()
+    args = p.parse_args(argv)
 
     args.data.mkdir(parents=True, exist_ok=True)
     net = args.network.read_bytes()
@@ -89,7 +89,7 @@ def main() -> int:
     tag = f"backgammon-{hashlib.sha256(net).hexdigest()[:12]}-n{args.selfplay}-s{args.seed}"
     races = race_positions(net, args, tag)
     if len(races) < 10:
-        sys.exit(f"train_race.py: only {len(races)} races among {args.selfplay} self-play positions; ask for more with --selfplay")
+        sys.exit(f"tavla_train race: only {len(races)} races among {args.selfplay} self-play positions; ask for more with --selfplay")
     # Labels kept by an older build could stray past 0 by a rounding error.
     labels = np.clip(rollout_labels(net, races, args, tag), 0.0, 1.0)
     race_net, losses, before, after = train_with_held_out(

@@ -1,0 +1,86 @@
+"""What the training stages share: the equity of five probabilities, a
+progress line, labels computed a chunk at a time and cached in data/, the
+plays of a random roll, and the race test on flat boards."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+import tavla
+from tavla import _core
+from tavla.files import save_npy
+from tavla_train import _coach
+
+# Cubeless equity weights of the five probabilities (win, win gammon, win backgammon, lose gammon, lose backgammon).
+# Cubeless equity is linear in the five probabilities: its weights and offset, read off the core's
+# one formula (tavla.Evaluation) so that the vectorised form below cannot drift from it.
+EQUITY_OFFSET = tavla.Evaluation([0.0] * 5).equity
+EQUITY = np.array([tavla.Evaluation(np.eye(5)[k].tolist()).equity - EQUITY_OFFSET for k in range(5)], np.float32)
+
+
+def progress(label: str, done: int, total: int, start: float) -> None:
+    bar = "#" * int(30 * done / max(1, total))
+    rate = done / max(1e-9, time.perf_counter() - start)
+    print(f"  {label:<9}[{bar:<30}] {done:>8}/{total}  {rate:8.0f}/s", flush=True)
+
+
+def plays_of_a_roll(net: bytes, variant: str, boards: np.ndarray, rng: np.random.Generator, threads: int, race: bytes | None = None):
+    """One random roll for each board and the positions after all its plays,
+    the opponent then on roll, 20,000 boards at a time. Yields (boards done,
+    those positions, the offsets where each board's plays start, whether each
+    game goes on, the opponent's 0-ply equity of each: +inf where it ended).
+    With a `race` network, that one judges the plays that leave a pure race."""
+    start = time.perf_counter()
+    chunk = 20_000
+    for k in range(0, len(boards), chunk):
+        part = boards[k : k + chunk]
+        dice = rng.integers(1, 7, size=(len(part), 2))
+        after, offsets = _core._legal_positions_many(variant, part.tobytes(), dice.ravel().tolist(), threads)
+        after = np.asarray(after, dtype=np.int8).reshape(-1, 2, 25)
+        theirs = np.ascontiguousarray(after[:, ::-1, :])
+        flat = theirs.reshape(-1, 50)
+        going_on = (flat[:, :25].sum(axis=1) > 0) & (flat[:, 25:].sum(axis=1) > 0)
+        probs = np.zeros((len(theirs), 5), dtype=np.float32)
+        raw = _coach.nn_label(net, variant, theirs[going_on].tobytes(), 0, threads, race=race)
+        probs[going_on] = np.frombuffer(raw, dtype=np.float32).reshape(-1, 5)
+        their_equity = equities(probs)
+        their_equity[~going_on] = np.inf
+        yield k + len(part), theirs, offsets, going_on, their_equity
+        progress("plays", k + len(part), len(boards), start)
+
+
+def equities(probabilities: np.ndarray) -> np.ndarray:
+    """Cubeless equity of rows of five probabilities (tavla.Evaluation's, vectorised)."""
+    return probabilities @ EQUITY + EQUITY_OFFSET
+
+
+def labels_in_chunks(path: Path, boards: np.ndarray, chunk: int, label_part: Callable[[np.ndarray, int], bytes]) -> np.ndarray:
+    """The five probabilities of every board, `label_part(boards, offset)` a
+    chunk at a time under a progress bar; kept in `path` and reused from there."""
+    if path.exists():
+        return np.load(path)
+    start = time.perf_counter()
+    parts = []
+    for k in range(0, len(boards), chunk):
+        part = boards[k : k + chunk]
+        parts.append(np.frombuffer(label_part(part, k), dtype=np.float32).reshape(-1, 5))
+        progress("labels", k + len(part), len(boards), start)
+    labels = np.concatenate(parts)
+    save_npy(path, labels)
+    return labels
+
+
+def is_race(boards: np.ndarray) -> np.ndarray:
+    """Whether each flat board (mover first, each side in its own numbering,
+    index 24 the bar) is a race: nobody on the bar and the mover's rearmost
+    checker past the opponent's (Position.is_race, vectorised)."""
+    mine, theirs = boards[:, 0, :], boards[:, 1, :]
+    on_bar = (mine[:, 24] > 0) | (theirs[:, 24] > 0)
+    points = np.arange(24)
+    my_back = np.where(mine[:, :24] > 0, points, -1).max(axis=1)
+    their_back = np.where(theirs[:, :24] > 0, points, -1).max(axis=1)
+    return ~on_bar & ((my_back < 0) | (their_back < 0) | (my_back + their_back <= 22))

@@ -1,0 +1,231 @@
+"""Rebuild every shipped network from nothing, with fixed seeds, through the stage commands.
+
+    python -m tavla_train rebuild --scale tiny     # seconds: the pipeline's smoke test
+    python -m tavla_train rebuild --scale small    # minutes on two cores: small networks
+    python -m tavla_train rebuild --scale full     # the sizes of the shipped recipe (hours)
+
+Every network goes to data/rebuild-SCALE/ (or --out), with each stage's
+position sets, labels and checkpoints beside it and a log of the whole run
+(rebuild.log); a stage whose network is already there is skipped, so an
+interrupted run resumes. The stages, in order:
+
+1. backgammon: three TD self-play stages (TD(0), then TD(0.7) twice at
+   falling rates), the race network on rollouts of self-play races, one
+   ranking round widened to more hidden units on decision sets labelled by
+   a search deeper than the student (--label-ply, 2 by default), and the
+   output calibration to rollouts: backgammon.tnn, backgammon-race.tnn;
+2. nardy and gul bara: TD self-play (gul bara in four stages at falling
+   rates): nardy.tnn, gulbara.tnn;
+3. the three pruning networks, on the rebuilt full networks: VARIANT-prune.tnn.
+
+At the end it prints each network's SHA-256 beside the shipped file's.
+`--install` copies the rebuilt networks over weights/ (rebuild the
+extension afterwards to ship them). `--scale full` uses the sizes, seeds and
+rates that made the shipped weights, but does not reproduce them byte for
+byte: backgammon's first two TD stages ran on older code (commit 7f621e6,
+before self-play used the bear-off tables, and 5e32a04), gul bara's first
+stage before self-play played cascades, the shipped ranking round labelled
+its sets by 1-ply (`--label-ply 1` asks for that teacher), and the
+floating-point sums of the TD code changed since. docs/training.md has the
+timings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import shutil
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, TextIO
+
+from tavla_train import calibrate, prune, race, rank, td
+from tavla_train.paths import DATA, WEIGHTS
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The sizes of one rebuild; seeds and rates are the shipped recipe's at every scale."""
+
+    bg_hidden: int
+    bg_td_games: tuple[int, int, int]  # TD(0) from scratch, TD(0.7), TD(0.7) at a low rate
+    td_chunk: int
+    race_selfplay: int
+    race_trials: int
+    race_epochs: int
+    rank_sets: tuple[tuple[int, int], ...]  # (positions, candidates K) of each contact set
+    rank_boundary: tuple[int, int]  # (positions, K) of the boundary set
+    rank_hidden: int
+    rank_epochs: int
+    calibrate_positions: int
+    calibrate_trials: int
+    other_hidden: int  # nardy and gul bara
+    nardy_games: int
+    gulbara_games: tuple[int, int, int, int]
+    prune: dict[str, tuple[int, int, int]]  # variant -> (games, hidden, epochs)
+
+
+SCALES = {
+    # Seconds: untrained networks play long games (hundreds of turns), so the first TD stages are short.
+    "tiny": Scale(
+        bg_hidden=8, bg_td_games=(2, 20, 20), td_chunk=2, race_selfplay=1_000, race_trials=2, race_epochs=2,
+        rank_sets=((12, 3), (10, 3), (10, 3)), rank_boundary=(800, 3), rank_hidden=12, rank_epochs=1,
+        calibrate_positions=20, calibrate_trials=2, other_hidden=8, nardy_games=40, gulbara_games=(2, 8, 8, 8),
+        prune={"backgammon": (2, 4, 1), "nardy": (2, 4, 1), "gulbara": (2, 4, 1)},
+    ),
+    "small": Scale(
+        bg_hidden=32, bg_td_games=(10_000, 10_000, 5_000), td_chunk=1_000, race_selfplay=10_000, race_trials=8,
+        race_epochs=10, rank_sets=((300, 8), (200, 16), (300, 8)), rank_boundary=(5_000, 16), rank_hidden=64,
+        rank_epochs=5, calibrate_positions=300, calibrate_trials=8, other_hidden=32, nardy_games=5_000,
+        gulbara_games=(1_500, 1_500, 1_500, 1_500),
+        prune={"backgammon": (50, 16, 3), "nardy": (30, 8, 3), "gulbara": (30, 8, 3)},
+    ),
+    # The shipped recipe (benches/README.md, "Neural networks").
+    "full": Scale(
+        bg_hidden=128, bg_td_games=(1_000_000, 1_500_000, 550_000), td_chunk=10_000, race_selfplay=1_000_000,
+        race_trials=72, race_epochs=60, rank_sets=((200_000, 8), (150_000, 16), (200_000, 8)),
+        rank_boundary=(2_000_000, 16), rank_hidden=256, rank_epochs=40, calibrate_positions=6_000,
+        calibrate_trials=36, other_hidden=64, nardy_games=150_000, gulbara_games=(150_000, 100_000, 100_000, 150_000),
+        prune={"backgammon": (2_000, 64, 8), "nardy": (1_000, 16, 8), "gulbara": (1_000, 16, 8)},
+    ),
+}
+
+# The seeds of the shipped recipe: rank's sets as (self-play seed, roll seed).
+RANK_SET_SEEDS = ((71000213, 1), (5, 2), (3, 3))
+RANK_BOUNDARY_SEEDS = (11, 11)
+# Gul bara's four TD stages: (seed, rate, rate at the end).
+GULBARA_STAGES = ((1, 0.1, 0.02), (3, 0.05, 0.01), (4, 0.02, 0.005), (5, 0.01, 0.002))
+SHIPPED = ["backgammon.tnn", "backgammon-race.tnn", "nardy.tnn", "gulbara.tnn",
+           "backgammon-prune.tnn", "nardy-prune.tnn", "gulbara-prune.tnn"]
+
+
+@dataclass
+class Step:
+    name: str
+    out: Path
+    run: Callable[[], int]
+
+
+def td_args(variant: str, games: int, hidden: int, seed: int, rate: float, rate_end: float, chunk: int,
+            out: Path, resume: Path | None = None, trace_decay: float = 0.0) -> list[str]:
+    args = ["--variant", variant, "--games", str(games), "--hidden", str(hidden), "--seed", str(seed),
+            "--chunk", str(min(chunk, games)), "--rate", str(rate), "--rate-end", str(rate_end),
+            "--lambda", str(trace_decay), "--check-games", "0", "--out", str(out),
+            "--checkpoint", str(out.with_suffix(".checkpoint.tnn"))]
+    return args + (["--resume", str(resume)] if resume else [])
+
+
+def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
+    """The stages of a rebuild at scale `s`, every file under `out`."""
+    work = out / "work"
+    td1, td2, bg_td = work / "backgammon-td1.tnn", work / "backgammon-td2.tnn", work / "backgammon-td.tnn"
+    bg_race, ranked = out / "backgammon-race.tnn", work / "backgammon-ranked.tnn"
+    g1, g2, g3 = s.bg_td_games
+    chunk = s.td_chunk
+    threads_arg = ["--threads", str(threads)]
+    plan = [
+        Step("backgammon TD(0)", td1, lambda: td.main(td_args("backgammon", g1, s.bg_hidden, 22, 0.1, 0.01, chunk, td1))),
+        Step("backgammon TD(0.7)", td2, lambda: td.main(
+            td_args("backgammon", g2, s.bg_hidden, 41, 0.03, 0.003, chunk, td2, resume=td1, trace_decay=0.7))),
+        Step("backgammon TD(0.7), low rate", bg_td, lambda: td.main(
+            td_args("backgammon", g3, s.bg_hidden, 51, 0.005, 0.001, chunk, bg_td, resume=td2, trace_decay=0.7))),
+        Step("backgammon race network", bg_race, lambda: race.main([
+            "--network", str(bg_td), "--selfplay", str(s.race_selfplay), "--trials", str(s.race_trials), "--seed", "1",
+            "--epochs", str(s.race_epochs), "--rate", "0.5", "--rate-end", "0.005", "--data", str(work),
+            "--out", str(bg_race), *threads_arg])),
+    ]
+    sets = [f"--set={bg_td}:{n}:{k}:{a}:{b}" for (n, k), (a, b) in zip(s.rank_sets, RANK_SET_SEEDS)]
+    boundary = f"--boundary-set={bg_td}:{s.rank_boundary[0]}:{s.rank_boundary[1]}:{RANK_BOUNDARY_SEEDS[0]}:{RANK_BOUNDARY_SEEDS[1]}"
+    plan += [
+        Step("backgammon ranking round", ranked, lambda: rank.main([
+            "--network", str(bg_td), *sets, boundary, "--race", str(bg_race), "--hidden", str(s.rank_hidden),
+            "--epochs", str(s.rank_epochs), "--rate", "0.003", "--rate-end", "0.0003", "--rank", "4", "--seed", "1",
+            "--label-ply", str(label_ply), "--data", str(work), "--out", str(ranked), *threads_arg])),
+        Step("backgammon calibration", out / "backgammon.tnn", lambda: calibrate.main([
+            "--network", str(ranked), "--positions", str(s.calibrate_positions), "--trials", str(s.calibrate_trials),
+            "--seed", "123", "--data", str(work), "--out", str(out / "backgammon.tnn"), *threads_arg])),
+        Step("nardy TD(0)", out / "nardy.tnn", lambda: td.main(
+            td_args("nardy", s.nardy_games, s.other_hidden, 1, 0.1, 0.02, min(chunk, 5_000), out / "nardy.tnn"))),
+    ]
+    previous: Path | None = None
+    for k, ((seed, rate, rate_end), games) in enumerate(zip(GULBARA_STAGES, s.gulbara_games)):
+        last = k == len(GULBARA_STAGES) - 1
+        target = out / "gulbara.tnn" if last else work / f"gulbara-stage{k + 1}.tnn"
+        plan.append(Step(f"gul bara TD(0), stage {k + 1}", target, _bind_td(
+            td_args("gulbara", games, s.other_hidden, seed, rate, rate_end, min(chunk, 5_000), target, resume=previous))))
+        previous = target
+    for variant, (games, hidden, epochs) in s.prune.items():
+        target = out / f"{variant}-prune.tnn"
+        race_args = ["--race", str(bg_race)] if variant == "backgammon" else []
+        plan.append(Step(f"{variant} pruning network", target, _bind_prune([
+            "--variant", variant, "--network", str(out / f"{variant}.tnn"), *race_args, "--games", str(games),
+            "--hidden", str(hidden), "--epochs", str(epochs), "--out", str(target)])))
+    return plan
+
+
+def _bind_td(argv: list[str]) -> Callable[[], int]:
+    return lambda: td.main(argv)
+
+
+def _bind_prune(argv: list[str]) -> Callable[[], int]:
+    return lambda: prune.main(argv)
+
+
+class Tee:
+    """Writes to the terminal and to the run's log at once."""
+
+    def __init__(self, *streams: TextIO):
+        self.streams = streams
+
+    def write(self, text: str) -> int:
+        for stream in self.streams:
+            stream.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        for stream in self.streams:
+            stream.flush()
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tavla_train rebuild", description=__doc__.splitlines()[0])
+    p.add_argument("--scale", choices=sorted(SCALES), required=True)
+    p.add_argument("--out", type=Path, help="where the networks go (default data/rebuild-SCALE)")
+    p.add_argument("--label-ply", type=int, default=2, help="search depth of the ranking round's labels (2 or 3; 1 as shipped)")
+    p.add_argument("--threads", type=int, default=0, help="labelling and rollout threads (0 = all cores); results do not depend on it")
+    p.add_argument("--install", action="store_true", help="copy the rebuilt networks over weights/ at the end")
+    args = p.parse_args(argv)
+    out = args.out or DATA / f"rebuild-{args.scale}"
+    (out / "work").mkdir(parents=True, exist_ok=True)
+    plan = steps(SCALES[args.scale], out, args.threads, args.label_ply)
+    start = time.perf_counter()
+    with open(out / "rebuild.log", "a") as log, contextlib.redirect_stdout(Tee(sys.stdout, log)):
+        print(f"rebuild --scale {args.scale} --label-ply {args.label_ply} into {out}", flush=True)
+        for k, step in enumerate(plan):
+            if step.out.exists():
+                print(f"[{k + 1}/{len(plan)}] {step.name}: {step.out.name} is there, skipped", flush=True)
+                continue
+            began = time.perf_counter()
+            print(f"[{k + 1}/{len(plan)}] {step.name}", flush=True)
+            code = step.run()
+            if code or not step.out.exists():
+                print(f"{step.name} failed ({code})", flush=True)
+                return code or 1
+            print(f"[{k + 1}/{len(plan)}] {step.name}: {time.perf_counter() - began:.0f} s", flush=True)
+        print(f"all stages in {time.perf_counter() - start:.0f} s; SHA-256, rebuilt against shipped:", flush=True)
+        for name in SHIPPED:
+            rebuilt, shipped = sha256(out / name), sha256(WEIGHTS / name)
+            same = "identical" if rebuilt == shipped else "differs"
+            print(f"  {name:<22} {rebuilt[:16]}  {shipped[:16]}  {same}", flush=True)
+            if args.install:
+                shutil.copyfile(out / name, WEIGHTS / name)
+        if args.install:
+            print("copied into weights/: rebuild the extension (pip install -e .) to ship them", flush=True)
+    return 0

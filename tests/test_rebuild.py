@@ -1,0 +1,103 @@
+"""The training package's commands: the stage list, the label stage's deeper
+teacher, the pruner stage, and `rebuild --scale tiny`, which rebuilds every
+shipped network from nothing with fixed seeds (in seconds at that scale)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tavla
+from tavla_train import _coach, rebuild, supervised
+from tavla_train import label as label_stage
+from tavla_train.__main__ import STAGES, main
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGE = [sys.executable, "-m", "tavla_train"]
+
+
+def test_every_stage_has_a_command_with_help() -> None:
+    listed = subprocess.run(STAGE, capture_output=True, text=True)
+    assert listed.returncode == 2 and all(name in listed.stdout for name in STAGES)
+    for name in STAGES:
+        run = subprocess.run([*STAGE, name, "--help"], capture_output=True, text=True)
+        assert run.returncode == 0 and f"tavla_train {name}" in run.stdout, (name, run.stderr)
+    assert main(["nonsense"]) == 2
+
+
+@pytest.fixture(scope="module")
+def small_net() -> bytes:
+    # The shipped network: a network trained from scratch plays hundreds of turns a game at first.
+    return (ROOT / "weights" / "backgammon.tnn").read_bytes()
+
+
+def test_labels_come_from_a_teacher_deeper_than_the_student(small_net: bytes, tmp_path: Path) -> None:
+    net = tmp_path / "net.tnn"
+    net.write_bytes(small_net)
+    out = tmp_path / "labels.npz"
+    options = ["--variant", "backgammon", "--network", str(net), "--selfplay", "8", "--seed", "3",
+               "--threads", "1", "--data", str(tmp_path / "data"), "--out", str(out)]
+    for shallow in ("0", "1"):
+        with pytest.raises(SystemExit, match="teacher deeper than the student"):
+            label_stage.main(options + ["--ply", shallow])
+    run = subprocess.run([*STAGE, "label", *options, "--ply", "2"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    z = np.load(out)
+    boards, labels = z["boards"], z["labels"]
+    assert boards.shape == (8, 2, 25) and labels.shape == (8, 5)
+    two_ply = np.frombuffer(_coach.nn_label(small_net, "backgammon", boards.tobytes(), 2, 1), "<f4").reshape(-1, 5)
+    np.testing.assert_array_equal(labels, two_ply)
+    assert label_stage.main(options + ["--trials", "2"]) == 0
+    rolled = np.load(out)["labels"]
+    assert rolled.shape == (8, 5) and not np.array_equal(rolled, labels)
+    # The supervised rounds ask the same of their labels.
+    with pytest.raises(SystemExit, match="teacher deeper than the student"):
+        supervised.main(["--variant", "backgammon", "--network", str(net), "--ply", "1", "--out", str(tmp_path / "s.tnn")])
+
+
+def test_the_pruner_stage_is_reproducible_and_checks_its_network(tmp_path: Path) -> None:
+    nardy = (ROOT / "weights" / "nardy.tnn").read_bytes()
+    one = _coach.train_pruner(nardy, "nardy", 3, 4, 2)
+    assert one == _coach.train_pruner(nardy, "nardy", 3, 4, 2)
+    net, losses, held_out = one
+    assert net[:4] == b"TVNN" and len(losses) == 2 and held_out >= 0
+    with pytest.raises(ValueError, match="inputs"):
+        _coach.train_pruner(nardy, "backgammon", 3, 4, 2)
+    with pytest.raises(ValueError, match="games"):
+        _coach.train_pruner(nardy, "nardy", 0, 4, 2)
+
+
+def test_rebuild_makes_every_shipped_network_from_nothing_with_fixed_seeds(tmp_path: Path) -> None:
+    out = tmp_path / "tiny"
+    cmd = [*STAGE, "rebuild", "--scale", "tiny", "--threads", "2", "--out", str(out)]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr
+    inputs = {"backgammon": 245, "nardy": 200, "gulbara": 200}
+    for name in rebuild.SHIPPED:
+        blob = (out / name).read_bytes()
+        variant = name.split("-")[0].split(".")[0]
+        count = int.from_bytes(blob[4:8], "little")
+        assert blob[:4] == b"TVNN" and (count == inputs[variant] or name.endswith("-prune.tnn")), name
+        assert name in run.stdout
+    assert (out / "rebuild.log").read_text().count("all stages in") == 1
+    # The rebuilt contact and race networks play as one engine.
+    bg, race = out / "backgammon.tnn", out / "backgammon-race.tnn"
+    assert tavla.duel("backgammon", f"network={bg},{race}:0", "pips:0", games=2, seed=1).games == 2
+    # A second run finds every stage done. With two networks removed it rebuilds just those, on one
+    # thread this time, from the cached stages before them: the same bytes (fixed seeds; labels and
+    # rollouts do not depend on the thread count).
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0 and again.stdout.count("skipped") == len(rebuild.steps(rebuild.SCALES["tiny"], out, 1, 2))
+    first = {name: (out / name).read_bytes() for name in ("backgammon.tnn", "nardy-prune.tnn")}
+    for name in first:
+        (out / name).unlink()
+    redo = subprocess.run([*STAGE, "rebuild", "--scale", "tiny", "--threads", "1", "--out", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert redo.returncode == 0, redo.stderr
+    assert redo.stdout.count("skipped") == len(rebuild.steps(rebuild.SCALES["tiny"], out, 1, 2)) - 2
+    for name, blob in first.items():
+        assert (out / name).read_bytes() == blob, name
