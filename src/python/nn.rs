@@ -27,7 +27,7 @@ fn td_new_network<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let hidden: usize = whole_arg(hidden, "hidden")?;
     let seed: u64 = whole_arg(seed, "seed")?;
-    let rules = rules_from_kwargs(variant, rules)?;
+    let rules = net_rules(variant, rules)?;
     let trainer = TdTrainer::new(rules, hidden.clamp(1, 1024), seed, 0.1);
     Ok(PyBytes::new(py, &trainer.net.to_bytes()))
 }
@@ -48,7 +48,7 @@ fn td_train<'py>(
 ) -> PyResult<(Bound<'py, PyBytes>, usize, usize, usize)> {
     let games = count_arg(games, "games", 0, limits::MAX_GAMES)? as usize;
     let seed: u64 = whole_arg(seed, "seed")?;
-    let rules = rules_from_kwargs(variant, rules)?;
+    let rules = net_rules(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     if !(0.0..1.0).contains(&trace_decay) {
         return Err(PyValueError::new_err(format!("trace_decay (TD lambda) must be in [0, 1), not {trace_decay}")));
@@ -75,7 +75,7 @@ fn td_score_vs_random(
 ) -> PyResult<f64> {
     let games = count_arg(games, "games", 1, limits::MAX_GAMES)? as usize;
     let seed: u64 = whole_arg(seed, "seed")?;
-    let rules = rules_from_kwargs(variant, rules)?;
+    let rules = net_rules(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     Ok(py.allow_threads(move || score_against_random(&net, rules, games, seed)))
 }
@@ -96,6 +96,7 @@ fn rollout<'py>(
     let seed: u64 = opt_whole_arg(seed, "seed")?.unwrap_or(0);
     let threads = threads_arg(threads, 0)?;
     let pos = position.inner;
+    crate::nn::shipped::require_network(pos.variant()).map_err(value_error)?;
     let nets = crate::nn::td::Nets::shipped(pos.variant());
     let r = py.allow_threads(|| crate::rollout::rollout(nets, &pos, trials, seed, threads));
     let d = PyDict::new(py);
@@ -121,7 +122,7 @@ fn selfplay_positions(
 ) -> PyResult<Vec<super::PyPosition>> {
     let count = count_arg(count, "count", 0, limits::MAX_POSITIONS)? as usize;
     let seed: u64 = opt_whole_arg(seed, "seed")?.unwrap_or(0);
-    let rules = rules_from_kwargs(variant, rules)?;
+    let rules = net_rules(variant, rules)?;
     let net = crate::nn::shipped::network(rules.variant);
     let positions = py.allow_threads(|| crate::nn::td::selfplay_positions(net, rules, count, seed));
     Ok(positions.into_iter().map(|inner| super::PyPosition { inner }).collect())
@@ -130,9 +131,18 @@ fn selfplay_positions(
 /// The shipped networks' five probabilities for the player on roll (0-ply,
 /// without the bear-off tables): the race network's in a backgammon race.
 #[pyfunction]
-fn network_probabilities(position: &super::PyPosition) -> [f32; 5] {
+fn network_probabilities(position: &super::PyPosition) -> PyResult<[f32; 5]> {
+    crate::nn::shipped::require_network(position.inner.variant()).map_err(value_error)?;
     let nets = crate::nn::td::Nets::shipped(position.inner.variant());
-    crate::nn::td::NetPlayer::with_nets(nets).probabilities(&position.inner)
+    Ok(crate::nn::td::NetPlayer::with_nets(nets).probabilities(&position.inner))
+}
+
+/// Rules for the network functions: the reserve games are refused, since
+/// the networks' encoding has no inputs for the reserve (and none is shipped).
+fn net_rules(variant: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
+    let rules = rules_from_kwargs(variant, rules)?;
+    crate::nn::shipped::require_network(rules.variant).map_err(value_error)?;
+    Ok(rules)
 }
 
 /// Positions of flat int8 bytes (n x 50, the `to_arrays` layout), checked.
@@ -191,7 +201,7 @@ fn nn_selfplay_flat<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let count = count_arg(count, "count", 0, limits::MAX_POSITIONS)? as usize;
     let seed: u64 = whole_arg(seed, "seed")?;
-    let rules = rules_from_kwargs(variant, rules)?;
+    let rules = net_rules(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     let flat = py.allow_threads(|| {
         let mut flat = Vec::with_capacity(count * batch::ROW);
@@ -225,7 +235,7 @@ fn nn_label<'py>(
     if u64::from(ply) > limits::MAX_LABEL_PLY {
         return Err(PyValueError::new_err(format!("labels search at most {} plies, not {ply}", limits::MAX_LABEL_PLY)));
     }
-    let rules = rules_from_kwargs(variant, rules)?;
+    let rules = net_rules(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     let race = race.map(|race| network_for(race, rules.variant)).transpose()?;
     let positions = positions_from_flat(rules, boards)?;
@@ -254,7 +264,7 @@ fn nn_rollout_labels<'py>(
     let trials = count_arg(trials, "trials", 1, limits::MAX_LABEL_TRIALS)? as usize;
     let seed: u64 = whole_arg(seed, "seed")?;
     let threads = threads_arg(threads, 0)?;
-    let rules = rules_from_kwargs(variant, rules)?;
+    let rules = net_rules(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     let positions = positions_from_flat(rules, boards)?;
     let labels = py.allow_threads(|| crate::rollout::rollout_labels(&net, &positions, trials, seed, threads));
@@ -281,7 +291,7 @@ fn nn_train_supervised<'py>(
 ) -> PyResult<(Bound<'py, PyBytes>, Vec<f64>)> {
     let epochs = count_arg(epochs, "epochs", 0, limits::MAX_EPOCHS)? as usize;
     let seed: u64 = whole_arg(seed, "seed")?;
-    let rules = rules_from_kwargs(variant, rules)?;
+    let rules = net_rules(variant, rules)?;
     let mut net = network_for(network, rules.variant)?;
     let positions = positions_from_flat(rules, boards)?;
     let targets = targets_from_bytes(targets, positions.len())?;
@@ -300,7 +310,7 @@ fn nn_error(
     targets: &[u8],
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<f64> {
-    let rules = rules_from_kwargs(variant, rules)?;
+    let rules = net_rules(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     let positions = positions_from_flat(rules, boards)?;
     let targets = targets_from_bytes(targets, positions.len())?;
@@ -313,7 +323,7 @@ fn nn_error(
 #[pyfunction]
 #[pyo3(signature = (variant, boards, **rules))]
 fn nn_encode<'py>(py: Python<'py>, variant: &str, boards: &[u8], rules: Option<&Bound<'_, PyDict>>) -> PyResult<Bound<'py, PyBytes>> {
-    let rules = rules_from_kwargs(variant, rules)?;
+    let rules = net_rules(variant, rules)?;
     let positions = positions_from_flat(rules, boards)?;
     let width = crate::nn::encoding::input_count(rules.variant);
     let bytes = py.allow_threads(|| {
