@@ -48,7 +48,15 @@ fn count_all(gen: &mut MoveGen, positions: &[Position], out: &mut Vec<Move>) -> 
 
 fn bench_movegen(c: &mut Criterion) {
     let mut group = c.benchmark_group("movegen");
-    for (rules, expected) in [(Rules::backgammon(), 422_361), (Rules::nardy(), 227_510), (Rules::gulbara(), 354_780)] {
+    for (rules, expected) in [
+        (Rules::backgammon(), 422_361),
+        (Rules::nardy(), 227_510),
+        (Rules::gulbara(), 354_780),
+        (Rules::dutch(), 604_825),
+        // Acey-deucey's 1-2 roll counts every result of its whole sequence
+        // (the 1, the 2, four of each named number): most of the total.
+        (Rules::acey_deucey(), 12_257_818),
+    ] {
         let positions = sample_positions(rules, 1000, 2024);
         let mut gen = MoveGen::new();
         let mut out = Vec::with_capacity(64);

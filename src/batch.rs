@@ -24,6 +24,18 @@ pub fn push_flat(pos: &Position, out: &mut Vec<i8>) {
     out.extend_from_slice(&row);
 }
 
+/// The flat (n, 2, 25) layout has no reserve: the reserve games are refused
+/// rather than written without it.
+pub fn check_layout_fits(variant: crate::variant::Variant) -> Result<()> {
+    if variant.has_reserve() {
+        return Err(Error::new(format!(
+            "the (n, 2, 25) array layout has no reserve, so {} positions cannot use it: use legal_moves",
+            variant.name()
+        )));
+    }
+    Ok(())
+}
+
 /// Reads one position from the flat layout; `index` names it in errors.
 pub fn read_flat(rules: Rules, flat: &[i8], index: usize) -> Result<Position> {
     let mut mine = [0i64; 25];

@@ -62,6 +62,9 @@ impl BearoffRule {
             Variant::Backgammon | Variant::Nardy => Some(BearoffRule::Standard),
             Variant::GulBara if !rules.exact_bearoff => Some(BearoffRule::Cascade),
             Variant::GulBara => None,
+            // A Dutch bear-off is backgammon's; acey-deucey's 1-2 roll is not.
+            Variant::Dutch => Some(BearoffRule::Standard),
+            Variant::AceyDeucey => None,
         }
     }
 

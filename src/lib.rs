@@ -102,4 +102,21 @@ mod perft_pins {
     fn gulbara() {
         assert_eq!(perft(Rules::gulbara(), 3), vec![43, 1_816, 82_323]);
     }
+
+    #[test]
+    fn dutch() {
+        // The reserve games' reference (tests/reference/reserve_ref.py) gives
+        // the same counts, scripts/diff_reference.py --perft checks them.
+        assert_eq!(perft(Rules::dutch(), 3), vec![21, 441, 4_221]);
+        let mut free = Rules::dutch();
+        free.set("enter_all_first", &crate::OptionValue::Bool(false)).unwrap();
+        assert_eq!(perft(free, 3), vec![50, 2_450, 125_382]);
+    }
+
+    #[test]
+    fn acey_deucey() {
+        // The 1-2 roll counts each whole sequence's result (the reference agrees);
+        // the third level is larger than a unit test should wait for.
+        assert_eq!(perft(Rules::acey_deucey(), 2), vec![219, 46_867]);
+    }
 }

@@ -13,10 +13,10 @@
 //! result far fewer times. Equal results are de-duplicated by an exact key.
 
 use crate::error::{Error, Result};
-use crate::position::{Position, BAR_POINT, HEAD, HOME_MASK, ME, OFF_POINT, THEM};
+use crate::position::{Position, BAR_POINT, CHECKERS, HEAD, HOME_MASK, ME, OFF_POINT, RESERVE_POINT, THEM};
 use crate::variant::{FenceRule, HeadException, Rules, Variant};
 
-/// One checker moving by one die. `from` 25 is the bar, `to` 0 is off.
+/// One checker moving by one die. `from` 25 is the bar, 26 the reserve, `to` 0 is off.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Step {
     pub from: u8,
@@ -25,10 +25,11 @@ pub struct Step {
     pub hit: bool,
 }
 
-/// The steps of a turn in the order they were played (at most four).
+/// The steps of a turn in the order they were played (at most four; six for
+/// acey-deucey's 1-2 roll: the 1, the 2 and four of the named number).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Play {
-    steps: [Step; 4],
+    steps: [Step; 6],
     len: u8,
 }
 
@@ -62,9 +63,21 @@ pub struct Move {
     /// Head checkers used so far: in this turn, or in the whole cascade for
     /// [`MoveGen::cascade_step`] (the count handed in plus this step's).
     pub head_used: u8,
+    /// Acey-deucey's 1-2 roll: the number named after the 1 and the 2 (None
+    /// when the turn ended before naming, and for every other roll).
+    pub named: Option<u8>,
+    /// Acey-deucey's 1-2 roll: the named number was played in full, so the
+    /// player rolls again (a new turn of the same player).
+    pub rolls_again: bool,
 }
 
 impl Move {
+    /// A move with no 1-2 naming (every roll but acey-deucey's 1-2).
+    #[inline]
+    pub fn new(position: Position, play: Play, head_used: u8) -> Move {
+        Move { position, play, head_used, named: None, rolls_again: false }
+    }
+
     /// Number of checker steps (dice, or moves of a cascade number) played.
     pub fn moves_played(&self) -> usize {
         self.play.len()
@@ -178,7 +191,9 @@ impl MoveGen {
     pub fn legal_moves(&mut self, pos: &Position, d1: u8, d2: u8, out: &mut Vec<Move>) {
         out.clear();
         let rules = *pos.rules();
-        if d1 == d2 {
+        if rules.variant == Variant::AceyDeucey && d1.min(d2) == 1 && d1.max(d2) == 2 {
+            self.acey_deucey_one_two(pos, out);
+        } else if d1 == d2 {
             let limit = self.head_limit(pos, d1, 4, 0, &rules);
             self.play_one_number(pos, d1, 4, limit, 0, out);
         } else {
@@ -236,9 +251,9 @@ impl MoveGen {
 
     fn can_play_full_one_number(&mut self, pos: &Position, die: u8, count: u8, limit: u8) -> bool {
         let mut probe = Vec::new();
-        let search = self.search([die; 4], count as usize, true, limit, pos.rules());
+        let search = self.search([die; 4], count as usize, true, limit, pos);
         self.seen.clear();
-        self.dfs(&search, pos, 0, Play::default(), 0, 0, 25, &mut probe);
+        self.dfs(&search, pos, 0, Play::default(), 0, 0, RESERVE_POINT, &mut probe);
         !probe.is_empty()
     }
 
@@ -246,19 +261,23 @@ impl MoveGen {
         let mut probe = Vec::new();
         self.seen.clear();
         for dice in [[hi, lo, 0, 0], [lo, hi, 0, 0]] {
-            let search = self.search(dice, 2, false, limit, pos.rules());
-            self.dfs(&search, pos, 0, Play::default(), 0, 0, 25, &mut probe);
+            let search = self.search(dice, 2, false, limit, pos);
+            self.dfs(&search, pos, 0, Play::default(), 0, 0, RESERVE_POINT, &mut probe);
         }
         !probe.is_empty()
     }
 
-    fn search(&self, dice: [u8; 4], target: usize, one_number: bool, head_limit: u8, rules: &Rules) -> Search {
+    fn search(&self, dice: [u8; 4], target: usize, one_number: bool, head_limit: u8, pos: &Position) -> Search {
+        let rules = pos.rules();
         Search {
             dice,
             target,
-            one_number,
+            // Trying one number's steps from the highest point down finds every
+            // result only while the order of the steps cannot open or close a
+            // point: not so under Dutch no early hitting before a checker is home.
+            one_number: one_number && !hits_wait_for_home(pos),
             head_limit,
-            fence: if rules.variant == Variant::Backgammon { FenceRule::None } else { rules.fence_rule },
+            fence: if rules.variant.has_contact_hits() { FenceRule::None } else { rules.fence_rule },
             exact_bearoff: rules.exact_bearoff,
             same_checker: false,
         }
@@ -267,14 +286,14 @@ impl MoveGen {
     /// Up to `count` steps of one number, as many as any legal turn allows.
     fn play_one_number(&mut self, pos: &Position, die: u8, count: u8, limit: u8, head_used: u8, out: &mut Vec<Move>) {
         for target in (1..=count as usize).rev() {
-            let search = self.search([die; 4], target, true, limit, pos.rules());
+            let search = self.search([die; 4], target, true, limit, pos);
             self.seen.clear();
-            self.dfs(&search, pos, 0, Play::default(), head_used, 0, 25, out);
+            self.dfs(&search, pos, 0, Play::default(), head_used, 0, RESERVE_POINT, out);
             if !out.is_empty() {
                 return;
             }
         }
-        out.push(Move { position: *pos, play: Play::default(), head_used });
+        out.push(Move::new(*pos, Play::default(), head_used));
     }
 
     /// Both dice if any legal turn plays both; else the larger if it can be
@@ -289,24 +308,84 @@ impl MoveGen {
     fn play_two_numbers(&mut self, pos: &Position, hi: u8, lo: u8, limit: u8, out: &mut Vec<Move>) {
         self.seen.clear();
         let outside = pos.occupied(ME) & !HOME_MASK;
-        let orders_commute = pos.bar(ME) == 0 && (outside.count_ones() >= 2 || pos.stacked(ME) & outside != 0);
+        // A reserve entry, like a bar entry, can make the other step legal, and
+        // so can bringing a checker home under Dutch no early hitting.
+        let orders_commute = pos.bar(ME) == 0
+            && pos.reserve(ME) == 0
+            && !hits_wait_for_home(pos)
+            && (outside.count_ones() >= 2 || pos.stacked(ME) & outside != 0);
         for (dice, second) in [([hi, lo, 0, 0], false), ([lo, hi, 0, 0], true)] {
-            let mut search = self.search(dice, 2, false, limit, pos.rules());
+            let mut search = self.search(dice, 2, false, limit, pos);
             search.same_checker = second && orders_commute;
-            self.dfs(&search, pos, 0, Play::default(), 0, 0, 25, out);
+            self.dfs(&search, pos, 0, Play::default(), 0, 0, RESERVE_POINT, out);
         }
         if !out.is_empty() {
             return;
         }
         for die in [hi, lo] {
-            let search = self.search([die, 0, 0, 0], 1, false, limit, pos.rules());
+            let search = self.search([die, 0, 0, 0], 1, false, limit, pos);
             self.seen.clear();
-            self.dfs(&search, pos, 0, Play::default(), 0, 0, 25, out);
+            self.dfs(&search, pos, 0, Play::default(), 0, 0, RESERVE_POINT, out);
             if !out.is_empty() {
                 return;
             }
         }
-        out.push(Move { position: *pos, play: Play::default(), head_used: 0 });
+        out.push(Move::new(*pos, Play::default(), 0));
+    }
+
+    /// Acey-deucey's 1-2 roll (RULES.md 5.2): the 1 and the 2 with maximal
+    /// usage, then for each named number four moves of it with maximal usage
+    /// within that part. Each distinct (result, named, rolls_again) is one move.
+    /// Bearing off the last checker wins at once, so a winning prefix of either
+    /// part is a result even where another order would play more dice.
+    fn acey_deucey_one_two(&mut self, pos: &Position, out: &mut Vec<Move>) {
+        let mut first = Vec::new();
+        self.play_two_numbers(pos, 2, 1, 15, &mut first);
+        self.add_winning_prefixes(pos, &[[1, 2, 0, 0], [2, 1, 0, 0]], 1, &mut first);
+        let mut seen = std::collections::HashSet::new();
+        let mut second = Vec::new();
+        for m1 in &first {
+            if m1.play.len() < 2 || m1.position.off(ME) == CHECKERS {
+                if seen.insert((m1.position, None, false)) {
+                    out.push(*m1);
+                }
+                continue;
+            }
+            for n in 1..=6u8 {
+                self.play_one_number(&m1.position, n, 4, 15, 0, &mut second);
+                self.add_winning_prefixes(&m1.position, &[[n; 4]], 3, &mut second);
+                for m2 in &second {
+                    let won = m2.position.off(ME) == CHECKERS;
+                    let rolls_again = !won && m2.play.len() == 4;
+                    if seen.insert((m2.position, Some(n), rolls_again)) {
+                        let play = m2.play.steps().iter().fold(m1.play, |p, &step| p.with(step));
+                        out.push(Move { position: m2.position, play, head_used: 0, named: Some(n), rolls_again });
+                    }
+                }
+                second.clear();
+            }
+        }
+    }
+
+    /// Adds to `found` the turns that bear off the last checker within the
+    /// first `most` steps of one of `orders` (they end the game early).
+    fn add_winning_prefixes(&mut self, pos: &Position, orders: &[[u8; 4]], most: usize, found: &mut Vec<Move>) {
+        if (pos.off(ME) as usize) + most < CHECKERS as usize {
+            return; // one step bears off at most one checker
+        }
+        let mut probe = Vec::new();
+        for target in 1..=most {
+            for &dice in orders {
+                let search = self.search(dice, target, false, 15, pos);
+                self.seen.clear();
+                self.dfs(&search, pos, 0, Play::default(), 0, 0, RESERVE_POINT, &mut probe);
+            }
+        }
+        for m in probe {
+            if m.position.off(ME) == CHECKERS && !found.iter().any(|f| f.position == m.position) {
+                found.push(m);
+            }
+        }
     }
 
     /// `head_left`: head checkers moved so far (the cascade's earlier ones
@@ -325,7 +404,7 @@ impl MoveGen {
     ) {
         if depth == s.target {
             if fence_allows(pos, s.fence) && self.seen.insert(pos.result_key()) {
-                out.push(Move { position: *pos, play, head_used });
+                out.push(Move::new(*pos, play, head_used));
             }
             return;
         }
@@ -346,8 +425,29 @@ impl MoveGen {
             }
             next.enter_from_bar(i);
             let play = play.with(Step { from: BAR_POINT, to, hit });
-            self.dfs(s, &next, depth + 1, play, head_used, head_this_turn, BAR_POINT, out);
+            // The bar comes first whatever the order, so reserve entries may follow.
+            self.dfs(s, &next, depth + 1, play, head_used, head_this_turn, RESERVE_POINT, out);
             return;
+        }
+
+        if pos.reserve(ME) > 0 {
+            // Entering from reserve as from the bar (RULES.md section 5); in
+            // one-number order it comes before any board step.
+            let to = BAR_POINT - die;
+            let i = to as usize - 1;
+            if max_from >= RESERVE_POINT && blocked & (1 << i) == 0 {
+                let mut next = *pos;
+                let hit = next.count(THEM, i) == 1;
+                if hit {
+                    next.hit(i);
+                }
+                next.enter_from_reserve(i);
+                let play = play.with(Step { from: RESERVE_POINT, to, hit });
+                self.dfs(s, &next, depth + 1, play, head_used, head_this_turn, RESERVE_POINT, out);
+            }
+            if pos.rules().enter_all_first {
+                return; // Dutch: nothing on the board moves while any checker is in reserve
+            }
         }
 
         let may_bear_off = pos.all_home(ME);
@@ -393,10 +493,17 @@ impl MoveGen {
                 Step { from, to: OFF_POINT, hit: false }
             };
             let from_head = (i == HEAD) as u8;
-            let next_max = if s.one_number { from } else { BAR_POINT };
+            let next_max = if s.one_number { from } else { RESERVE_POINT };
             self.dfs(s, &next, depth + 1, play.with(step), head_used + from_head, head_this_turn + from_head, next_max, out);
         }
     }
+}
+
+/// Dutch backgammon before the mover has a checker home: a lone opposing
+/// checker closes its point, and a step that comes home opens it.
+#[inline]
+fn hits_wait_for_home(pos: &Position) -> bool {
+    pos.variant() == Variant::Dutch && pos.occupied(ME) & HOME_MASK == 0
 }
 
 /// The `head_blocked` reading's test: the first closed point on a lone head
@@ -622,6 +729,64 @@ mod tests {
         assert!(cascade_step(&p, 7, 4, 0).is_err());
         let b = Position::start(Rules::backgammon());
         assert!(cascade_step(&b, 3, 4, 0).is_err());
+    }
+
+    fn with_reserve(rules: Rules, mine: &[(usize, i64)], theirs: &[(usize, i64)], reserve: [i64; 2]) -> Position {
+        Position::from_arrays_with_reserve(rules, &arrays(mine), &arrays(theirs), reserve).unwrap()
+    }
+
+    #[test]
+    fn dutch_enters_from_reserve_before_moving() {
+        // RULES.md 5.1: die d enters on 25 - d; with enter_all_first nothing else moves.
+        let p = Position::start(Rules::dutch());
+        let r = legal_moves(&p, 6, 5).unwrap();
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].position.to_arrays().0, arrays(&[(19, 1), (20, 1)]).map(|x| x as u8));
+        assert_eq!(r[0].position.reserve(ME), 13);
+        assert_eq!(r[0].play.steps()[0].from, crate::position::RESERVE_POINT);
+        let mut free = Rules::dutch();
+        free.set("enter_all_first", &OptionValue::Bool(false)).unwrap();
+        let r = legal_moves(&Position::start(free), 6, 5).unwrap();
+        assert_eq!(r.len(), 2, "19 and 20, or one checker to 14");
+    }
+
+    #[test]
+    fn dutch_no_early_hitting_is_judged_before_each_step() {
+        // Their lone checker on my 4: 8/4 may not hit with nothing home, but
+        // 2-2's 8/6 brings a checker home first and then 6/4* hits.
+        let p = with_reserve(Rules::dutch(), &[(8, 1), (13, 14)], &[(21, 1)], [0, 14]);
+        assert!(legal_moves(&p, 4, 1).unwrap().iter().all(|m| m.position.bar(THEM) == 0));
+        assert!(legal_moves(&p, 2, 2).unwrap().iter().any(|m| m.position.bar(THEM) == 1));
+        // Acey-deucey hits from the first move.
+        let q = with_reserve(Rules::acey_deucey(), &[(8, 1), (13, 14)], &[(21, 1)], [0, 14]);
+        assert!(legal_moves(&q, 4, 1).unwrap().iter().any(|m| m.position.bar(THEM) == 1));
+    }
+
+    #[test]
+    fn acey_deucey_one_two_names_a_number_and_rolls_again() {
+        let p = Position::start(Rules::acey_deucey());
+        let r = legal_moves(&p, 2, 1).unwrap();
+        assert!(r.iter().all(|m| m.named.is_some() && m.rolls_again && m.moves_played() == 6));
+        assert_eq!((1..=6).filter(|&n| r.iter().any(|m| m.named == Some(n))).count(), 6);
+        // A last checker on 2 bears off with the 2 and wins: nothing named.
+        let w = with_reserve(Rules::acey_deucey(), &[(2, 1)], &[(6, 15)], [0, 0]);
+        let r = legal_moves(&w, 1, 2).unwrap();
+        assert!(r.iter().all(|m| m.position.off(ME) == 15 && m.named.is_none() && !m.rolls_again));
+        // Other rolls name nothing.
+        assert!(legal_moves(&p, 6, 5).unwrap().iter().all(|m| m.named.is_none() && !m.rolls_again));
+    }
+
+    #[test]
+    fn a_bad_reserve_is_named() {
+        let z = [0i64; 25];
+        let e = |rules: Rules, reserve: [i64; 2]| Position::from_arrays_with_reserve(rules, &z, &z, reserve).unwrap_err().to_string();
+        assert!(e(Rules::backgammon(), [1, 0]).contains("no reserve"));
+        assert!(e(Rules::dutch(), [16, 0]).contains("0 to 15"));
+        assert!(e(Rules::dutch(), [0, -1]).contains("0 to 15"));
+        let mut m = [0i64; 25];
+        m[0] = 3;
+        let e = Position::from_arrays_with_reserve(Rules::dutch(), &m, &z, [13, 0]).unwrap_err().to_string();
+        assert!(e.contains("16 checkers"), "{e}");
     }
 
     #[test]

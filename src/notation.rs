@@ -1,4 +1,5 @@
-//! The usual move notation: "24/18 13/11", "bar/22*", "6/off", "13/11(2)".
+//! The usual move notation: "24/18 13/11", "bar/22*", "6/off", "13/11(2)";
+//! an entry from the reserve (Dutch backgammon, acey-deucey) is "reserve/20".
 //!
 //! Steps of one checker are joined ("24/18 18/13" is written "24/13"), keeping
 //! an intermediate point only where the checker hit on the way ("24/18*/13").
@@ -6,7 +7,7 @@
 //! starting point down, as GNU Backgammon and XG print them.
 
 use crate::movegen::{Play, Step};
-use crate::position::{BAR_POINT, OFF_POINT};
+use crate::position::{BAR_POINT, OFF_POINT, RESERVE_POINT};
 
 /// What an empty play (a pass) prints as.
 pub const PASS: &str = "no move";
@@ -14,6 +15,7 @@ pub const PASS: &str = "no move";
 fn point_name(p: u8) -> String {
     match p {
         BAR_POINT => "bar".into(),
+        RESERVE_POINT => "reserve".into(),
         OFF_POINT => "off".into(),
         p => p.to_string(),
     }

@@ -98,9 +98,9 @@ fn can_be_caught(pos: &Position, side: usize) -> bool {
     // mover's numbering: backgammon's winner's home is the loser's 19..24,
     // the nardy games' winner's 1..12 is the loser's 13..24.
     match pos.variant() {
-        Variant::Backgammon => {
+        Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => {
             let zone = if side == ME { 0x3F << 18 } else { 0x3F };
-            !pos.is_race() || pos.bar(side) > 0 || pos.occupied(side) & zone != 0
+            !pos.is_race() || pos.bar(side) + pos.reserve(side) > 0 || pos.occupied(side) & zone != 0
         }
         Variant::Nardy | Variant::GulBara => {
             let zone = if side == ME { 0xFFF << 12 } else { 0xFFF };
@@ -140,9 +140,10 @@ pub fn bear_off_multiplier(pos: &Position) -> u8 {
         return 1;
     }
     match pos.variant() {
-        Variant::Backgammon => {
-            // The loser's points 19..24 are the winner's home, 1..6.
-            let caught = pos.bar(THEM) > 0 || pos.occupied(THEM) & crate::position::HOME_MASK != 0;
+        Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => {
+            // The loser's points 19..24 are the winner's home, 1..6; a checker
+            // in reserve counts as on the bar (RULES.md section 5).
+            let caught = pos.bar(THEM) + pos.reserve(THEM) > 0 || pos.occupied(THEM) & crate::position::HOME_MASK != 0;
             if caught {
                 3
             } else {

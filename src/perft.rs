@@ -36,7 +36,7 @@ pub const ROLLS: [(u8, u8); 21] = {
 /// positions, takes minutes and about 2 GB.
 pub fn max_depth(variant: Variant) -> usize {
     match variant {
-        Variant::Backgammon => 3,
+        Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => 3,
         Variant::Nardy | Variant::GulBara => crate::limits::MAX_PERFT_DEPTH as usize,
     }
 }

@@ -18,6 +18,10 @@
 //! The opponent numbers the same points from its own side: in backgammon my
 //! point `p` is its point `25 - p`; in the nardy games (both players run the
 //! same way round) my point `p` is its point `p + 12` or `p - 12`.
+//!
+//! Dutch backgammon and acey-deucey (RULES.md section 5) play on the
+//! backgammon geometry and add a **reserve**: checkers not yet on the board,
+//! neither on the bar nor borne off. Always `15 = board + bar + reserve + off`.
 
 use crate::error::{Error, Result};
 use crate::variant::{Rules, Variant};
@@ -33,8 +37,9 @@ pub const HOME_MASK: u32 = 0x3F;
 pub const BOARD_MASK: u32 = 0xFF_FFFF;
 /// The head in the nardy games: the mover's point 24.
 pub const HEAD: usize = 23;
-/// Point numbers used for steps: 25 is the bar, 0 is off.
+/// Point numbers used for steps: 25 is the bar, 26 the reserve, 0 is off.
 pub const BAR_POINT: u8 = 25;
+pub const RESERVE_POINT: u8 = 26;
 pub const OFF_POINT: u8 = 0;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,6 +47,8 @@ pub struct Position {
     /// `counts[side][i]`: checkers of `side` on the mover's point `i + 1`.
     counts: [[u8; POINTS]; 2],
     bar: [u8; 2],
+    /// Checkers not yet entered (Dutch backgammon and acey-deucey only).
+    reserve: [u8; 2],
     off: [u8; 2],
     occupied: [u32; 2],
     stacked: [u32; 2],
@@ -53,7 +60,7 @@ pub struct Position {
 #[inline]
 pub fn opponent_index(variant: Variant, i: usize) -> usize {
     match variant {
-        Variant::Backgammon => 23 - i,
+        Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => 23 - i,
         Variant::Nardy | Variant::GulBara => (i + 12) % 24,
     }
 }
@@ -62,7 +69,7 @@ pub fn opponent_index(variant: Variant, i: usize) -> usize {
 #[inline]
 pub fn opponent_mask(variant: Variant, mask: u32) -> u32 {
     match variant {
-        Variant::Backgammon => mask.reverse_bits() >> 8,
+        Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => mask.reverse_bits() >> 8,
         Variant::Nardy | Variant::GulBara => ((mask << 12) | (mask >> 12)) & BOARD_MASK,
     }
 }
@@ -70,7 +77,7 @@ pub fn opponent_mask(variant: Variant, mask: u32) -> u32 {
 impl Position {
     /// An empty board with every checker borne off, for building positions.
     fn empty(rules: Rules) -> Position {
-        Position { counts: [[0; POINTS]; 2], bar: [0; 2], off: [CHECKERS; 2], occupied: [0; 2], stacked: [0; 2], rules }
+        Position { counts: [[0; POINTS]; 2], bar: [0; 2], reserve: [0; 2], off: [CHECKERS; 2], occupied: [0; 2], stacked: [0; 2], rules }
     }
 
     /// The starting position of the variant, mover's view (both sides alike).
@@ -78,23 +85,42 @@ impl Position {
         let layout: &[(usize, u8)] = match rules.variant {
             Variant::Backgammon => &[(24, 2), (13, 5), (8, 3), (6, 5)],
             Variant::Nardy | Variant::GulBara => &[(24, 15)],
+            // Every checker in reserve (RULES.md 5.1, 5.2).
+            Variant::Dutch | Variant::AceyDeucey => &[],
         };
         let mut arr = [0i64; 25];
         for &(point, n) in layout {
             arr[point - 1] = n as i64;
         }
-        Position::from_arrays(rules, &arr, &arr).expect("the start position is valid")
+        let reserve = if rules.variant.has_reserve() { CHECKERS as i64 } else { 0 };
+        Position::from_arrays_with_reserve(rules, &arr, &arr, [reserve; 2]).expect("the start position is valid")
     }
 
     /// Builds a position from two 25-entry arrays, each in its owner's numbering
     /// (index i is point i+1, index 24 the bar); borne-off is 15 minus the sum.
     pub fn from_arrays(rules: Rules, mine: &[i64], theirs: &[i64]) -> Result<Position> {
+        Position::from_arrays_with_reserve(rules, mine, theirs, [0; 2])
+    }
+
+    /// [`Position::from_arrays`] with each side's reserve (mover's, opponent's):
+    /// borne-off is then 15 minus the board, the bar and the reserve.
+    pub fn from_arrays_with_reserve(rules: Rules, mine: &[i64], theirs: &[i64], reserve: [i64; 2]) -> Result<Position> {
         let mut pos = Position::empty(rules);
         for (side, arr, who) in [(ME, mine, "mine"), (THEM, theirs, "theirs")] {
             if arr.len() != 25 {
                 return Err(Error::new(format!("{who} must have 25 entries (points 1..24 and the bar), not {}", arr.len())));
             }
-            let mut total: i64 = 0;
+            let r = reserve[side];
+            if r != 0 && !rules.variant.has_reserve() {
+                return Err(Error::new(format!(
+                    "{who} has {r} checkers in reserve: {} has no reserve (only dutch and acey_deucey do)",
+                    rules.variant.name()
+                )));
+            }
+            if !(0..=CHECKERS as i64).contains(&r) {
+                return Err(Error::new(format!("{who}'s reserve is {r}: it holds 0 to 15 checkers")));
+            }
+            let mut total: i64 = r;
             for (i, &n) in arr.iter().enumerate() {
                 if n < 0 {
                     return Err(Error::new(format!("{who}[{i}] is {n}: checker counts cannot be negative")));
@@ -105,13 +131,14 @@ impl Position {
                 total += n;
             }
             if total > CHECKERS as i64 {
-                return Err(Error::new(format!("{who} holds {total} checkers: a player has only 15")));
+                return Err(Error::new(format!("{who} holds {total} checkers (board, bar and reserve): a player has only 15")));
             }
-            if arr[24] != 0 && rules.variant != Variant::Backgammon {
+            if arr[24] != 0 && !rules.variant.has_contact_hits() {
                 return Err(Error::new(format!("{who}[24] is {}: {} has no bar, so index 24 must be 0", arr[24], rules.variant.name())));
             }
             pos.bar[side] = arr[24] as u8;
-            pos.off[side] -= arr[24] as u8;
+            pos.reserve[side] = r as u8;
+            pos.off[side] -= arr[24] as u8 + r as u8;
             for (own, &n) in arr[..24].iter().enumerate() {
                 // The opponent's array is in its own numbering: move it onto mine.
                 let i = if side == ME { own } else { opponent_index(rules.variant, own) };
@@ -154,6 +181,7 @@ impl Position {
             out.counts[THEM][j] = self.counts[ME][i];
         }
         out.bar = [self.bar[THEM], self.bar[ME]];
+        out.reserve = [self.reserve[THEM], self.reserve[ME]];
         out.off = [self.off[THEM], self.off[ME]];
         out.occupied = [opponent_mask(v, self.occupied[THEM]), opponent_mask(v, self.occupied[ME])];
         out.stacked = [opponent_mask(v, self.stacked[THEM]), opponent_mask(v, self.stacked[ME])];
@@ -181,6 +209,11 @@ impl Position {
     pub fn bar(&self, side: usize) -> u8 {
         self.bar[side]
     }
+    /// Checkers of `side` not yet entered (0 outside Dutch backgammon and acey-deucey).
+    #[inline]
+    pub fn reserve(&self, side: usize) -> u8 {
+        self.reserve[side]
+    }
     #[inline]
     pub fn off(&self, side: usize) -> u8 {
         self.off[side]
@@ -197,14 +230,18 @@ impl Position {
     /// Points the mover may not land on.
     #[inline]
     pub fn blocked(&self) -> u32 {
-        if self.rules.variant.has_contact_hits() {
-            self.stacked[THEM]
-        } else {
-            self.occupied[THEM]
+        match self.rules.variant {
+            Variant::Backgammon | Variant::AceyDeucey => self.stacked[THEM],
+            Variant::Nardy | Variant::GulBara => self.occupied[THEM],
+            // No early hitting (RULES.md 5.1): until the mover has a checker
+            // home, judged before each single move, a lone opposing checker
+            // closes its point too.
+            Variant::Dutch if self.occupied[ME] & HOME_MASK == 0 => self.occupied[THEM],
+            Variant::Dutch => self.stacked[THEM],
         }
     }
 
-    /// Each side's pip count in its own numbering (bar counts 25 in backgammon).
+    /// Each side's pip count in its own numbering (bar and reserve count 25).
     pub fn pips(&self) -> [u32; 2] {
         let v = self.rules.variant;
         let mut pips = [0u32; 2];
@@ -212,16 +249,17 @@ impl Position {
             pips[ME] += (i as u32 + 1) * self.counts[ME][i] as u32;
             pips[THEM] += (opponent_index(v, i) as u32 + 1) * self.counts[THEM][i] as u32;
         }
-        pips[ME] += 25 * self.bar[ME] as u32;
-        pips[THEM] += 25 * self.bar[THEM] as u32;
+        pips[ME] += 25 * (self.bar[ME] + self.reserve[ME]) as u32;
+        pips[THEM] += 25 * (self.bar[THEM] + self.reserve[THEM]) as u32;
         pips
     }
 
-    /// Whether `side` has all its checkers home or off, so it may bear off.
+    /// Whether `side` has all its checkers home or off, so it may bear off
+    /// (the reserve counts as on the bar).
     #[inline]
     pub fn all_home(&self, side: usize) -> bool {
         let home = if side == ME { HOME_MASK } else { opponent_mask(self.rules.variant, HOME_MASK) };
-        self.bar[side] == 0 && self.occupied[side] & !home == 0
+        self.bar[side] == 0 && self.reserve[side] == 0 && self.occupied[side] & !home == 0
     }
 
     /// True once either side has borne off all 15 checkers.
@@ -232,8 +270,9 @@ impl Position {
     /// True when no checker can ever meet an opposing one again (a pure race).
     pub fn is_race(&self) -> bool {
         match self.rules.variant {
-            Variant::Backgammon => {
-                if self.bar[ME] + self.bar[THEM] > 0 {
+            Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => {
+                // A checker in reserve still has the whole board to cross.
+                if self.bar[ME] + self.bar[THEM] + self.reserve[ME] + self.reserve[THEM] > 0 {
                     return false;
                 }
                 // The mover runs down towards bit 0; the opponent up towards bit 23.
@@ -283,6 +322,14 @@ impl Position {
         self.add(ME, i);
     }
 
+    /// Moves a mover's checker from the reserve onto the board.
+    #[inline]
+    pub(crate) fn enter_from_reserve(&mut self, i: usize) {
+        self.reserve[ME] -= 1;
+        self.off[ME] += 1; // `add` takes it back from `off`
+        self.add(ME, i);
+    }
+
     /// Sends the opponent's lone checker on `i` to its bar.
     #[inline]
     pub(crate) fn hit(&mut self, i: usize) {
@@ -293,13 +340,13 @@ impl Position {
 
     /// A compact exact key of everything a move can change, for de-duplicating
     /// the results of one position and roll: the mover's 24 point counts as
-    /// three words of bytes, then its bar and the opponent's occupancy (which a
-    /// move changes only by hitting).
+    /// three words of bytes, then its reserve, its bar and the opponent's
+    /// occupancy (which a move changes only by hitting).
     #[inline]
     pub(crate) fn result_key(&self) -> [u64; 4] {
         let c = &self.counts[ME];
         let word = |k: usize| u64::from_le_bytes(c[8 * k..8 * k + 8].try_into().expect("8 bytes"));
-        [word(0), word(1), word(2), (self.bar[ME] as u64) << 32 | self.occupied[THEM] as u64]
+        [word(0), word(1), word(2), (self.reserve[ME] as u64) << 40 | (self.bar[ME] as u64) << 32 | self.occupied[THEM] as u64]
     }
 
     /// A short human-readable board (used by `Debug` output and the CLI).
@@ -317,12 +364,15 @@ impl Position {
             }
             parts.join(" ")
         };
+        let reserve = |side: usize| if self.reserve[side] > 0 { format!(" (reserve {})", self.reserve[side]) } else { String::new() };
         format!(
-            "{} | on roll: {} (off {}) | opponent: {} (off {})",
+            "{} | on roll: {}{} (off {}) | opponent: {}{} (off {})",
             self.rules.variant.name(),
             fmt(&mine),
+            reserve(ME),
             self.off[ME],
             fmt(&theirs),
+            reserve(THEM),
             self.off[THEM]
         )
     }

@@ -1,4 +1,4 @@
-//! The three games and their rule options, as `shared/RULES.md` names them.
+//! The five games and their rule options, as `shared/RULES.md` names them.
 //!
 //! A [`Rules`] value travels inside every position: move generation, results
 //! and formats all read their behaviour from it, so two positions with the same
@@ -15,16 +15,24 @@ pub enum Variant {
     Nardy,
     /// Gul bara: the long-nardy board with cascading doubles.
     GulBara,
+    /// Dutch backgammon (RULES.md 5.1): the backgammon board, every checker
+    /// starts in reserve, no hitting before a checker is home.
+    Dutch,
+    /// Acey-deucey (RULES.md 5.2): the backgammon board, every checker starts
+    /// in reserve, the 1-2 roll names a double and rolls again.
+    AceyDeucey,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 3] = [Variant::Backgammon, Variant::Nardy, Variant::GulBara];
+    pub const ALL: [Variant; 5] = [Variant::Backgammon, Variant::Nardy, Variant::GulBara, Variant::Dutch, Variant::AceyDeucey];
 
     pub fn name(self) -> &'static str {
         match self {
             Variant::Backgammon => "backgammon",
             Variant::Nardy => "nardy",
             Variant::GulBara => "gulbara",
+            Variant::Dutch => "dutch",
+            Variant::AceyDeucey => "acey_deucey",
         }
     }
 
@@ -33,14 +41,25 @@ impl Variant {
             "backgammon" | "bg" | "short" | "shortbackgammon" => Ok(Variant::Backgammon),
             "nardy" | "longnardy" | "nard" | "narde" | "long" => Ok(Variant::Nardy),
             "gulbara" | "gul" | "crazy" | "crazynarde" | "rosespring" => Ok(Variant::GulBara),
-            _ => Err(Error::new(format!("unknown variant {name:?}: expected \"backgammon\", \"nardy\" or \"gulbara\""))),
+            "dutch" | "dutchbackgammon" | "hollanda" => Ok(Variant::Dutch),
+            "aceydeucey" | "acey" | "onetwo" | "biriki" => Ok(Variant::AceyDeucey),
+            _ => Err(Error::new(format!(
+                "unknown variant {name:?}: expected \"backgammon\", \"nardy\", \"gulbara\", \"dutch\" or \"acey_deucey\""
+            ))),
         }
     }
 
-    /// Backgammon is the only game with hitting and a bar; the two nardy games
+    /// The backgammon-board games have hitting and a bar; the two nardy games
     /// share a board where both players run the same way round.
+    #[inline]
     pub fn has_contact_hits(self) -> bool {
-        self == Variant::Backgammon
+        matches!(self, Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey)
+    }
+
+    /// The games that start with every checker in reserve (RULES.md section 5).
+    #[inline]
+    pub fn has_reserve(self) -> bool {
+        matches!(self, Variant::Dutch | Variant::AceyDeucey)
     }
 }
 
@@ -117,11 +136,14 @@ pub struct Rules {
     /// Gul bara: doubles cascade only after this many rolls of the game.
     pub cascade_after_rolls: u8,
     pub next_game_starter: NextGameStarter,
+    /// Dutch: no checker on the board moves while any is in reserve.
+    pub enter_all_first: bool,
 }
 
 /// The names accepted by [`Rules::set`], per variant, for error messages.
 const COMMON_OPTIONS: &[&str] = &["next_game_starter"];
 const NARDY_OPTIONS: &[&str] = &["first_turn_head_exception", "opening_roll", "fence_rule", "koks", "last_roll_draw"];
+const DUTCH_OPTIONS: &[&str] = &["enter_all_first"];
 const GULBARA_OPTIONS: &[&str] =
     &["head_rule", "first_turn_head_exception", "fence_rule", "exact_bearoff", "koks", "last_roll_draw", "cascade_after_rolls"];
 
@@ -167,6 +189,7 @@ impl Rules {
             last_roll_draw: false,
             cascade_after_rolls: if variant == Variant::GulBara { 3 } else { 0 },
             next_game_starter: NextGameStarter::Winner,
+            enter_all_first: variant == Variant::Dutch,
         }
     }
 
@@ -179,17 +202,24 @@ impl Rules {
     pub fn gulbara() -> Rules {
         Rules::new(Variant::GulBara)
     }
+    pub fn dutch() -> Rules {
+        Rules::new(Variant::Dutch)
+    }
+    pub fn acey_deucey() -> Rules {
+        Rules::new(Variant::AceyDeucey)
+    }
 
     /// Whether the starter plays the two roll-off dice as its first roll
     /// (short backgammon, and long nardy with `opening_roll = single_dice`)
     /// rather than rolling both dice again.
     pub fn starter_plays_opening_dice(&self) -> bool {
-        self.variant == Variant::Backgammon || self.opening_roll == OpeningRoll::SingleDice
+        self.variant.has_contact_hits() || self.opening_roll == OpeningRoll::SingleDice
     }
 
     fn allowed_options(&self) -> Vec<&'static str> {
         let specific: &[&str] = match self.variant {
-            Variant::Backgammon => &[],
+            Variant::Backgammon | Variant::AceyDeucey => &[],
+            Variant::Dutch => DUTCH_OPTIONS,
             Variant::Nardy => NARDY_OPTIONS,
             Variant::GulBara => GULBARA_OPTIONS,
         };
@@ -211,6 +241,7 @@ impl Rules {
             "exact_bearoff" => self.exact_bearoff = value.as_bool(name)?,
             "koks" => self.koks = value.as_bool(name)?,
             "last_roll_draw" => self.last_roll_draw = value.as_bool(name)?,
+            "enter_all_first" => self.enter_all_first = value.as_bool(name)?,
             "first_turn_head_exception" => {
                 self.first_turn_head_exception = match value.as_str(name)? {
                     "listed" => HeadException::Listed,
@@ -264,6 +295,7 @@ impl Rules {
                     "exact_bearoff" => OptionValue::Bool(self.exact_bearoff),
                     "koks" => OptionValue::Bool(self.koks),
                     "last_roll_draw" => OptionValue::Bool(self.last_roll_draw),
+                    "enter_all_first" => OptionValue::Bool(self.enter_all_first),
                     "cascade_after_rolls" => OptionValue::Int(self.cascade_after_rolls as i64),
                     "first_turn_head_exception" => OptionValue::Str(self.first_turn_head_exception.name().into()),
                     "opening_roll" => OptionValue::Str(

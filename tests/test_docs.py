@@ -11,8 +11,9 @@ import tavla
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules.md"
-VARIANT_CELLS = {"nardy": ["nardy"], "gul bara": ["gulbara"], "all": list(tavla.VARIANTS),
-                 "backgammon": ["backgammon"]}
+ALL_VARIANTS = list(tavla.VARIANTS) + list(tavla.RESERVE_VARIANTS)
+VARIANT_CELLS = {"nardy": ["nardy"], "gul bara": ["gulbara"], "all": ALL_VARIANTS,
+                 "backgammon": ["backgammon"], "dutch": ["dutch"]}
 
 
 def option_table(text: str) -> list[tuple[str, str, list[str]]]:
@@ -40,10 +41,10 @@ ROWS = option_table(RULES.read_text(encoding="utf-8"))
 
 def test_the_table_names_every_option_of_every_variant():
     documented = {(v, o) for v, o, _ in ROWS}
-    for variant in tavla.VARIANTS:
+    for variant in ALL_VARIANTS:
         for option in tavla.Position.start(variant).rules:
             assert (variant, option) in documented, f"docs/rules.md's table lacks {variant} {option}"
-    assert len(documented) == sum(len(tavla.Position.start(v).rules) for v in tavla.VARIANTS)
+    assert len(documented) == sum(len(tavla.Position.start(v).rules) for v in ALL_VARIANTS)
 
 
 @pytest.mark.parametrize("variant,option,values", ROWS, ids=[f"{v}-{o}" for v, o, _ in ROWS])
@@ -54,14 +55,12 @@ def test_documented_defaults_and_values_are_the_engines(variant, option, values)
         assert tavla.Position.start(variant, **{option: literal(value)}).rules[option] == literal(value)
 
 
-@pytest.mark.parametrize("variant,keywords", [
-    ("dutch", {}),
-    ("acey_deucey", {}),
-])
-def test_rules_listed_as_not_played_are_refused(variant, keywords):
-    # When one of these is implemented, docs/rules.md section 7 must move it into the rules.
-    with pytest.raises(ValueError):
-        tavla.Position.start(variant, **keywords)
+@pytest.mark.parametrize("variant", tavla.RESERVE_VARIANTS)
+def test_reserve_games_have_positions_but_no_network(variant):
+    # docs/rules.md sections 4b and 7: when they get games or a network, move them there.
+    assert tavla.Position.start(variant).reserve == (15, 15)
+    with pytest.raises(ValueError, match="no network"):
+        tavla.Engine(variant)
 
 
 def test_rules_md_covers_each_variant_and_the_readings():

@@ -24,6 +24,8 @@ from . import formats, sampling
 from .duel import DuelResult, duel
 
 VARIANTS = ("backgammon", "nardy", "gulbara")
+# Positions and move generation only, no games yet (docs/rules.md sections 4b and 7).
+RESERVE_VARIANTS = ("dutch", "acey_deucey")
 
 # The most threads a call may ask for: far more than any machine's cores, and far fewer than would make
 # the core fail to start them (a panic) or the system run out of them. The core's bound (src/limits.rs),
@@ -31,7 +33,7 @@ VARIANTS = ("backgammon", "nardy", "gulbara")
 MAX_THREADS = int(LIMITS["threads"])
 
 __all__ = [
-    "LIMITS", "MAX_THREADS", "Move", "Position", "VARIANTS", "legal_positions_many", "perft", "__version__",
+    "LIMITS", "MAX_THREADS", "Move", "Position", "RESERVE_VARIANTS", "VARIANTS", "legal_positions_many", "perft", "__version__",
     "Game", "Match", "simulate_games", "formats", "sampling",
     "Candidate", "Cancelled", "CancelToken", "DuelResult", "Engine", "Evaluation", "duel", "CubeState", "CubeDecision",
     "RolloutResult", "PlayRollout", "MAX_ROLLOUT_TRIALS", "MAX_ROLLOUT_PLAYS",

@@ -115,7 +115,8 @@ impl Efficiencies {
     /// The values a variant's 0-ply cube decisions use.
     pub fn of(variant: Variant) -> Efficiencies {
         match variant {
-            Variant::Backgammon => Efficiencies::BACKGAMMON,
+            // The reserve games play on the backgammon board; not yet fitted of their own.
+            Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => Efficiencies::BACKGAMMON,
             Variant::Nardy => Efficiencies::NARDY,
             Variant::GulBara => Efficiencies::GUL_BARA,
         }

@@ -47,7 +47,8 @@ pub fn default_met(variant: Variant) -> &'static MatchEquityTable {
     static NARDY: OnceLock<MatchEquityTable> = OnceLock::new();
     static GUL_BARA: OnceLock<MatchEquityTable> = OnceLock::new();
     match variant {
-        Variant::Backgammon => MatchEquityTable::kazaross_xg2(),
+        // The reserve games keep backgammon's results (single, gammon, backgammon).
+        Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => MatchEquityTable::kazaross_xg2(),
         Variant::Nardy => NARDY.get_or_init(|| generated("tavla-nardy", NARDY_MARS_RATE)),
         Variant::GulBara => GUL_BARA.get_or_init(|| generated("tavla-gulbara", GUL_BARA_MARS_RATE)),
     }

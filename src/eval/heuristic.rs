@@ -72,7 +72,8 @@ impl Evaluator for Heuristic {
 
     fn evaluate(&self, pos: &Position) -> Evaluation {
         let score = match self.variant {
-            Variant::Backgammon => backgammon_score(pos, &self.weights),
+            // The reserve games are backgammon on the board, with the reserve in the pips.
+            Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => backgammon_score(pos, &self.weights),
             Variant::Nardy | Variant::GulBara => nardy_score(pos),
         };
         with_gammons(pos, score, self.weights.gammon_slope, self.weights.gammon_offset)

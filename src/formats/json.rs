@@ -3,13 +3,16 @@
 //! ```json
 //! {"variant": "nardy", "rules": {"fence_rule": "ahead", ...},
 //!  "checkers": [[24 counts], [24 counts]], "bar": [0, 0], "off": [0, 15],
+//!  "reserve": [0, 0],
 //!  "turn": 0, "dice": [6, 5], "cube": {"value": 2, "owner": 1},
 //!  "cube_rules": {"enabled": true, "beaver": false, "jacoby": false, "max_value": 64},
 //!  "match_length": 7, "score": [3, 2], "crawford": false, "double_offered": false}
 //! ```
 //!
 //! `checkers[p][i]` is player p's checkers on its own point i + 1; `bar` and
-//! `off` likewise per player (`off` is optional on reading and then checked).
+//! `off` likewise per player (`off` is optional on reading and then checked);
+//! `reserve` (Dutch backgammon and acey-deucey only, written for them alone)
+//! the checkers not yet entered, so `off` is 15 - board - bar - reserve.
 //! `turn` is the player on roll (the doubler while a double is offered).
 //! Every key but `variant` and `checkers` is optional on reading, with the
 //! defaults of a money game before the roll, player 0 on roll.
@@ -131,8 +134,8 @@ pub(crate) fn dice_from_json(v: Option<&Value>) -> Result<Option<[u8; 2]>> {
 
 pub fn snapshot_to_value(s: &Snapshot) -> Value {
     let side = |p: usize| s.checkers(p);
-    let off = |p: usize| 15 - side(p).iter().map(|&n| n as u32).sum::<u32>();
-    json!({
+    let off = |p: usize| 15 - side(p).iter().map(|&n| n as u32).sum::<u32>() - s.reserve(p) as u32;
+    let mut v = json!({
         "variant": s.rules().variant.name(),
         "rules": rules_to_json(s.rules()),
         "checkers": [side(0)[..24].to_vec(), side(1)[..24].to_vec()],
@@ -146,7 +149,11 @@ pub fn snapshot_to_value(s: &Snapshot) -> Value {
         "score": s.stakes.score,
         "crawford": s.stakes.crawford_game,
         "double_offered": s.double_offered,
-    })
+    });
+    if s.rules().variant.has_reserve() {
+        v["reserve"] = json!([s.reserve(0), s.reserve(1)]);
+    }
+    v
 }
 
 pub fn snapshot_to_json(s: &Snapshot) -> String {
@@ -158,6 +165,7 @@ const KEYS: &[&str] = &[
     "rules",
     "checkers",
     "bar",
+    "reserve",
     "off",
     "turn",
     "dice",
@@ -175,10 +183,9 @@ pub fn snapshot_from_value(v: &Value) -> Result<Snapshot> {
     if let Some(k) = obj.keys().find(|k| !KEYS.contains(&k.as_str())) {
         return Err(Error::new(format!("unknown key {k:?} in the position JSON; the keys are {}", KEYS.join(", "))));
     }
-    let variant = obj
-        .get("variant")
-        .and_then(Value::as_str)
-        .ok_or_else(|| Error::new("the position JSON needs \"variant\": \"backgammon\", \"nardy\" or \"gulbara\""))?;
+    let variant = obj.get("variant").and_then(Value::as_str).ok_or_else(|| {
+        Error::new("the position JSON needs \"variant\": \"backgammon\", \"nardy\", \"gulbara\", \"dutch\" or \"acey_deucey\"")
+    })?;
     let rules = rules_from_json(variant, obj.get("rules"))?;
     let checkers = obj
         .get("checkers")
@@ -200,15 +207,19 @@ pub fn snapshot_from_value(v: &Value) -> Result<Snapshot> {
         }
         players[p][24] = bar[p] as i64;
     }
+    let reserve = match obj.get("reserve") {
+        Some(r) => pair(r, "reserve")?.map(|n| n as i64),
+        None => [0, 0],
+    };
     let turn = opt_player(obj.get("turn"), "turn")?.unwrap_or(0);
-    let position = Snapshot::position_from_players(rules, [&players[0], &players[1]], turn)?;
+    let position = Snapshot::position_from_players_with_reserve(rules, [&players[0], &players[1]], reserve, turn)?;
     if let Some(off) = obj.get("off") {
         let off = pair(off, "off")?;
         for p in 0..2 {
-            let expect = 15 - players[p].iter().sum::<i64>();
+            let expect = 15 - players[p].iter().sum::<i64>() - reserve[p];
             if off[p] as i64 != expect {
                 return Err(Error::new(format!(
-                    "off[{p}] is {} but player {p} has {} checkers on the board and bar, so {expect} are off",
+                    "off[{p}] is {} but player {p} has {} checkers on the board, bar and reserve, so {expect} are off",
                     off[p],
                     15 - expect
                 )));
@@ -255,7 +266,7 @@ mod tests {
 
     #[test]
     fn every_variant_round_trips() {
-        for rules in [Rules::backgammon(), Rules::nardy(), Rules::gulbara()] {
+        for rules in [Rules::backgammon(), Rules::nardy(), Rules::gulbara(), Rules::dutch(), Rules::acey_deucey()] {
             let mut s = Snapshot::new(Position::start(rules));
             s.turn = 1;
             s.dice = Some([6, 3]);
@@ -269,6 +280,30 @@ mod tests {
         let s = Snapshot::new(Position::start(r));
         let back = snapshot_from_json(&snapshot_to_json(&s)).unwrap();
         assert!(back.rules().koks);
+    }
+
+    #[test]
+    fn the_reserve_travels_and_is_checked() {
+        let mut mine = [0i64; 25];
+        mine[19] = 2; // player 0's point 20
+        let theirs = [0i64; 25];
+        let pos = Position::from_arrays_with_reserve(Rules::dutch(), &mine, &theirs, [11, 15]).unwrap();
+        let mut s = Snapshot::new(pos);
+        s.turn = 1; // player 1 on roll: the position is seen from it
+        s.position = pos.flip();
+        let v = snapshot_to_value(&s);
+        assert_eq!(v["reserve"], json!([11, 15]));
+        assert_eq!(v["off"], json!([2, 0]));
+        assert_eq!(snapshot_from_value(&v).unwrap(), s);
+        let mut bad = v.clone();
+        bad["reserve"] = json!([10, 15]);
+        assert!(snapshot_from_value(&bad).unwrap_err().to_string().contains("off[0]"));
+        bad["reserve"] = json!([14, 15]);
+        assert!(snapshot_from_value(&bad).unwrap_err().to_string().contains("16 checkers"));
+        let mut nardy = snapshot_to_value(&Snapshot::new(Position::start(Rules::nardy())));
+        assert!(nardy.get("reserve").is_none());
+        nardy["reserve"] = json!([1, 0]);
+        assert!(snapshot_from_value(&nardy).unwrap_err().to_string().contains("no reserve"));
     }
 
     #[test]

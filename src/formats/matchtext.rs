@@ -82,6 +82,8 @@ pub fn variation_name(variant: Variant) -> &'static str {
         Variant::Backgammon => "backgammon",
         Variant::Nardy => "long nardy",
         Variant::GulBara => "gul bara",
+        Variant::Dutch => "dutch backgammon",
+        Variant::AceyDeucey => "acey-deucey",
     }
 }
 

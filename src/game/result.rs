@@ -32,7 +32,7 @@ impl GameResult {
     /// The usual name of the result in its variant.
     pub fn kind_name(&self, variant: Variant) -> &'static str {
         let names: [&str; 3] = match variant {
-            Variant::Backgammon => ["single", "gammon", "backgammon"],
+            Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => ["single", "gammon", "backgammon"],
             Variant::Nardy | Variant::GulBara => ["oin", "mars", "koks"],
         };
         match self.multiplier {

@@ -67,13 +67,23 @@ impl Snapshot {
         }
     }
 
+    /// Checkers of `player` in reserve (Dutch backgammon and acey-deucey).
+    pub fn reserve(&self, player: usize) -> u8 {
+        self.position.reserve(if player == self.turn { crate::position::ME } else { crate::position::THEM })
+    }
+
     /// Builds the position from both players' arrays (own numbering each),
     /// `turn` (0 or 1: anything else is an error) on roll.
     pub fn position_from_players(rules: Rules, players: [&[i64]; 2], turn: usize) -> Result<Position> {
+        Snapshot::position_from_players_with_reserve(rules, players, [0, 0], turn)
+    }
+
+    /// [`Snapshot::position_from_players`] with each player's reserve.
+    pub fn position_from_players_with_reserve(rules: Rules, players: [&[i64]; 2], reserve: [i64; 2], turn: usize) -> Result<Position> {
         if turn > 1 {
             return Err(Error::new(format!("player {turn} does not exist: players are 0 and 1")));
         }
-        Position::from_arrays(rules, players[turn], players[1 - turn])
+        Position::from_arrays_with_reserve(rules, players[turn], players[1 - turn], [reserve[turn], reserve[1 - turn]])
     }
 
     /// Checks the parts that do not live in [`Position`].

@@ -37,14 +37,15 @@ pub const SIDE_POINT_INPUTS: usize = 24 * 4;
 /// pruning network takes, so that siblings differ in a few of them.
 pub fn raw_input_count(variant: Variant) -> usize {
     match variant {
-        Variant::Backgammon => BACKGAMMON_RAW_INPUTS,
+        // The reserve games have no network yet (shipped::require_network refuses them).
+        Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => BACKGAMMON_RAW_INPUTS,
         Variant::Nardy | Variant::GulBara => NARDY_RAW_INPUTS,
     }
 }
 
 pub fn input_count(variant: Variant) -> usize {
     match variant {
-        Variant::Backgammon => BACKGAMMON_INPUTS,
+        Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => BACKGAMMON_INPUTS,
         Variant::Nardy | Variant::GulBara => NARDY_INPUTS,
     }
 }
@@ -73,7 +74,7 @@ fn raw_scalars(pos: &Position) -> ([(usize, f32); 6], usize) {
         out[2 * k] = (192 + 2 * k, pos.off(side) as f32 / 15.0);
         out[2 * k + 1] = (193 + 2 * k, pips[side] as f32 / 200.0);
     }
-    if pos.variant() == Variant::Backgammon {
+    if pos.variant().has_contact_hits() {
         out[4] = (196, pos.bar(ME) as f32 / 2.0);
         out[5] = (197, pos.bar(THEM) as f32 / 2.0);
         return (out, 6);
@@ -102,7 +103,7 @@ impl RawBase {
 /// to `base`'s hidden sums to get those of `pos` (a sibling play).
 pub fn raw_difference(base: &RawBase, pos: &Position, out: &mut Vec<(u32, f32)>) {
     out.clear();
-    let tail = if pos.variant() == Variant::Backgammon { 0.5 } else { 0.25 };
+    let tail = if pos.variant().has_contact_hits() { 0.5 } else { 0.25 };
     for side in [ME, THEM] {
         let (a, b) = (base.pos.counts(side), pos.counts(side));
         let mut changed = 0u32;
@@ -167,7 +168,7 @@ fn encode_with(pos: &Position, limit: usize, mut put: impl FnMut(usize, f32)) {
         }
     };
     let variant = pos.variant();
-    let tail = if variant == Variant::Backgammon { 0.5 } else { 0.25 };
+    let tail = if variant.has_contact_hits() { 0.5 } else { 0.25 };
     for side in [ME, THEM] {
         let base = side * SIDE_POINT_INPUTS;
         let mut occupied = pos.occupied(side);
@@ -183,7 +184,7 @@ fn encode_with(pos: &Position, limit: usize, mut put: impl FnMut(usize, f32)) {
     }
     let mut k = 192 + n;
     match variant {
-        Variant::Backgammon => {
+        Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => {
             if k >= limit {
                 return;
             }

@@ -4,6 +4,7 @@
 //! (`coach/`): `python -m tavla_train rebuild --scale full` runs the recipe
 //! from nothing (docs/training.md has its stages, seeds and sizes).
 
+use crate::error::{Error, Result};
 use crate::nn::Mlp;
 use crate::variant::Variant;
 use std::sync::OnceLock;
@@ -18,7 +19,19 @@ static BACKGAMMON_PRUNE: &[u8] = include_bytes!("../../weights/backgammon-prune.
 static NARDY_PRUNE: &[u8] = include_bytes!("../../weights/nardy-prune.tnn");
 static GULBARA_PRUNE: &[u8] = include_bytes!("../../weights/gulbara-prune.tnn");
 
-/// The shipped network for a variant (parsed once).
+/// Whether a network is shipped for `variant`: not for Dutch backgammon and
+/// acey-deucey, which nobody has trained yet.
+pub fn require_network(variant: Variant) -> Result<()> {
+    match variant {
+        Variant::Backgammon | Variant::Nardy | Variant::GulBara => Ok(()),
+        Variant::Dutch | Variant::AceyDeucey => {
+            Err(Error::new(format!("no network is trained for {}: evaluate it with evaluator=\"heuristic\" (or \"pips\")", variant.name())))
+        }
+    }
+}
+
+/// The shipped network for a variant (parsed once). The caller has checked
+/// [`require_network`]: every surface that reaches here does.
 pub fn network(variant: Variant) -> &'static Mlp {
     static NETS: OnceLock<[Mlp; 3]> = OnceLock::new();
     let nets = NETS.get_or_init(|| [BACKGAMMON, NARDY, GULBARA].map(|bytes| Mlp::from_bytes(bytes).expect("shipped weights are valid")));
@@ -26,6 +39,7 @@ pub fn network(variant: Variant) -> &'static Mlp {
         Variant::Backgammon => &nets[0],
         Variant::Nardy => &nets[1],
         Variant::GulBara => &nets[2],
+        Variant::Dutch | Variant::AceyDeucey => panic!("{}", require_network(variant).unwrap_err()),
     }
 }
 
@@ -35,7 +49,7 @@ pub fn race_network(variant: Variant) -> Option<&'static Mlp> {
     static RACE: OnceLock<Mlp> = OnceLock::new();
     match variant {
         Variant::Backgammon => Some(RACE.get_or_init(|| Mlp::from_bytes(BACKGAMMON_RACE).expect("shipped weights are valid"))),
-        Variant::Nardy | Variant::GulBara => None,
+        Variant::Nardy | Variant::GulBara | Variant::Dutch | Variant::AceyDeucey => None,
     }
 }
 
@@ -51,5 +65,6 @@ pub fn prune_network(variant: Variant) -> Option<&'static Mlp> {
         Variant::Backgammon => &nets[0],
         Variant::Nardy => &nets[1],
         Variant::GulBara => &nets[2],
+        Variant::Dutch | Variant::AceyDeucey => return None,
     })
 }

@@ -492,7 +492,7 @@ impl PyEngine {
         });
         self.check_cancelled()?;
         let steps = share.steps.clone();
-        let last = steps.last().copied().unwrap_or(crate::movegen::Move { position: pos, play: Default::default(), head_used: 0 });
+        let last = steps.last().copied().unwrap_or(crate::movegen::Move::new(pos, Default::default(), 0));
         let numbers: Vec<u8> = handover.iter().take(steps.len()).map(|&(d, _)| d).collect();
         let part = crate::cascade::CascadePart { position: share.position, steps, numbers, handover: Vec::new() };
         Ok(PyMove::with_cascade(crate::movegen::Move { position: share.position, ..last }, Some(Arc::new(part))))

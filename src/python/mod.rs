@@ -48,6 +48,15 @@ pub fn rules_from_kwargs(variant: &str, kwargs: Option<&Bound<'_, PyDict>>) -> P
     Ok(rules)
 }
 
+/// Rules for a function that needs a network of the variant: the reserve
+/// games are refused, since the networks' encoding has no inputs for the
+/// reserve (and none is shipped). The training bindings use it too.
+pub fn net_rules(variant: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
+    let rules = rules_from_kwargs(variant, rules)?;
+    crate::nn::shipped::require_network(rules.variant).map_err(value_error)?;
+    Ok(rules)
+}
+
 fn option_value(name: &str, value: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
     // bool before int: Python's True is also an int.
     if value.is_instance_of::<PyBool>() {
@@ -217,14 +226,26 @@ impl PyPosition {
         Ok(PyPosition { inner: Position::start(rules_from_kwargs(variant, rules)?) })
     }
 
-    /// A position from two lists of 25 counts in each owner's numbering.
+    /// A position from two lists of 25 counts in each owner's numbering, and
+    /// for Dutch backgammon and acey-deucey the checkers in reserve (mine, theirs).
     #[staticmethod]
-    #[pyo3(signature = (variant, mine, theirs, **rules))]
-    fn from_arrays(variant: &str, mine: &Bound<'_, PyAny>, theirs: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    #[pyo3(signature = (variant, mine, theirs, reserve = None, **rules), text_signature = "(variant, mine, theirs, reserve=(0, 0), **rules)")]
+    fn from_arrays(
+        variant: &str,
+        mine: &Bound<'_, PyAny>,
+        theirs: &Bound<'_, PyAny>,
+        reserve: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
         let rules = rules_from_kwargs(variant, rules)?;
-        let mine = extract_counts(mine, "mine")?;
-        let theirs = extract_counts(theirs, "theirs")?;
-        Position::from_arrays(rules, &mine, &theirs).map(|inner| PyPosition { inner }).map_err(value_error)
+        position_from_parts(rules, mine, theirs, reserve)
+    }
+
+    /// Checkers not yet entered: (mine, theirs); (0, 0) outside Dutch
+    /// backgammon and acey-deucey.
+    #[getter]
+    fn reserve(&self) -> (u32, u32) {
+        (self.inner.reserve(ME) as u32, self.inner.reserve(THEM) as u32)
     }
 
     /// (mine, theirs): two lists of 25, each in its owner's numbering.
@@ -303,6 +324,7 @@ impl PyPosition {
     fn legal_positions<'py>(&self, py: Python<'py>, d1: &Bound<'py, PyAny>, d2: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let (d1, d2) = (whole_number(d1, "d1")?, whole_number(d2, "d2")?);
         let (d1, d2) = (movegen::check_die(d1).map_err(value_error)?, movegen::check_die(d2).map_err(value_error)?);
+        batch::check_layout_fits(self.inner.variant()).map_err(value_error)?;
         let mut flat = Vec::with_capacity(32 * batch::ROW);
         let n = batch::results_flat(&self.inner, d1, d2, &mut flat);
         int8_array(py, &flat, n)
@@ -322,7 +344,11 @@ impl PyPosition {
                 OptionValue::Str(s) => format!(", {name}={s:?}"),
             })
             .collect();
-        format!("Position.from_arrays({:?}, {:?}, {:?}{})", self.inner.variant().name(), m.to_vec(), t.to_vec(), rules.concat())
+        let reserve = match self.reserve() {
+            (0, 0) if !self.inner.variant().has_reserve() => String::new(),
+            (r, s) => format!(", reserve=({r}, {s})"),
+        };
+        format!("Position.from_arrays({:?}, {:?}, {:?}{reserve}{})", self.inner.variant().name(), m.to_vec(), t.to_vec(), rules.concat())
     }
 
     fn __str__(&self) -> String {
@@ -330,10 +356,13 @@ impl PyPosition {
     }
 
     #[allow(clippy::type_complexity)] // the pickle tuple, spelled out
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, Vec<i64>, Vec<i64>, Bound<'py, PyDict>))> {
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, Vec<i64>, Vec<i64>, Bound<'py, PyDict>, (u32, u32)))> {
         let restore = py.import("tavla._core")?.getattr("_position_from_state")?;
         let (m, t) = arrays_i64(&self.inner);
-        Ok((restore, (self.inner.variant().name().to_string(), m, t, rules_dict(py, self.inner.rules())?)))
+        Ok((restore, (self.inner.variant().name().to_string(), m, t, rules_dict(py, self.inner.rules())?, self.reserve())))
     }
 }
 
@@ -355,16 +384,32 @@ fn bytemuck_i8(v: &[i8]) -> &[u8] {
     unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, v.len()) }
 }
 
+/// The checked position of `from_arrays` and of unpickling.
+fn position_from_parts(
+    rules: Rules,
+    mine: &Bound<'_, PyAny>,
+    theirs: &Bound<'_, PyAny>,
+    reserve: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyPosition> {
+    let mine = extract_counts(mine, "mine")?;
+    let theirs = extract_counts(theirs, "theirs")?;
+    let reserve: (i64, i64) = match reserve {
+        Some(r) if !r.is_none() => whole_pair(r, "reserve")?,
+        _ => (0, 0),
+    };
+    Position::from_arrays_with_reserve(rules, &mine, &theirs, [reserve.0, reserve.1]).map(|inner| PyPosition { inner }).map_err(value_error)
+}
+
 #[pyfunction]
+#[pyo3(signature = (variant, mine, theirs, rules, reserve = None))]
 fn _position_from_state(
     variant: &str,
     mine: &Bound<'_, PyAny>,
     theirs: &Bound<'_, PyAny>,
     rules: &Bound<'_, PyDict>,
+    reserve: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyPosition> {
-    let rules = rules_from_kwargs(variant, Some(rules))?;
-    let (mine, theirs) = (extract_counts(mine, "mine")?, extract_counts(theirs, "theirs")?);
-    Position::from_arrays(rules, &mine, &theirs).map(|inner| PyPosition { inner }).map_err(value_error)
+    position_from_parts(rules_from_kwargs(variant, Some(rules))?, mine, theirs, reserve)
 }
 
 /// One legal play (or one cascade step) and where it leads.
@@ -412,7 +457,7 @@ impl PyMove {
         PyPosition { inner: self.inner.position }
     }
 
-    /// (from, to) per checker step, in play order; 25 is the bar, 0 is off.
+    /// (from, to) per checker step, in play order; 25 is the bar, 26 the reserve, 0 is off.
     /// For a whole cascade part, every step of every number.
     #[getter]
     fn steps(&self) -> Vec<(u8, u8)> {
@@ -445,6 +490,20 @@ impl PyMove {
     #[getter]
     fn cascade_steps(&self) -> Vec<(u8, PyMove)> {
         self.cascade.as_ref().map_or_else(Vec::new, |p| p.numbers.iter().zip(&p.steps).map(|(&n, &m)| (n, PyMove::from(m))).collect())
+    }
+
+    /// Acey-deucey's 1-2 roll: the number named after the 1 and the 2, or None
+    /// (the turn ended before naming, or any other roll).
+    #[getter]
+    fn named(&self) -> Option<u8> {
+        self.inner.named
+    }
+
+    /// Acey-deucey's 1-2 roll: the named number was played in full, so the
+    /// same player rolls again (a new `legal_moves` call).
+    #[getter]
+    fn rolls_again(&self) -> bool {
+        self.inner.rolls_again
     }
 
     /// Head checkers used in this turn (for a cascade step: in the cascade so far).
@@ -485,6 +544,7 @@ fn _legal_positions_many<'py>(
 ) -> PyResult<(Bound<'py, PyAny>, Vec<usize>)> {
     let threads = threads_arg(threads, 0)?;
     let rules = rules_from_kwargs(variant, rules)?;
+    batch::check_layout_fits(rules.variant).map_err(value_error)?;
     // The quick way for a list of ints; else each entry checked, so a bad one is named.
     let dice: Vec<i64> = match dice.extract() {
         Ok(dice) => dice,

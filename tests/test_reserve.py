@@ -1,0 +1,119 @@
+"""Dutch backgammon and acey-deucey positions through the Python API
+(RULES.md section 5): start, reserve, from_arrays, JSON, pickling, the 1-2
+roll's ``named`` and ``rolls_again``, and the clear refusals."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import pytest
+
+import tavla
+from tavla import formats
+
+
+def side(points=None):
+    s = [0] * 25
+    for p, n in (points or {}).items():
+        s[p - 1] += n
+    return s
+
+
+@pytest.mark.parametrize("variant", ["dutch", "acey_deucey"])
+def test_start_has_every_checker_in_reserve(variant):
+    p = tavla.Position.start(variant)
+    assert p.variant == variant
+    assert p.reserve == (15, 15)
+    assert p.to_arrays() == ([0] * 25, [0] * 25)
+    assert p.off == (0, 0) and p.bar == (0, 0)
+    assert p.pip_count() == (375, 375)  # the reserve counts 25 pips a checker, as the bar
+    assert not p.is_race() and not p.is_game_over()
+    assert eval(repr(p), {"Position": tavla.Position}) == p
+    assert pickle.loads(pickle.dumps(p)) == p
+
+
+def test_other_variants_have_no_reserve():
+    assert tavla.Position.start("backgammon").reserve == (0, 0)
+    with pytest.raises(ValueError, match="no reserve"):
+        tavla.Position.from_arrays("backgammon", side({6: 15}), side({6: 15}), reserve=(1, 0))
+
+
+def test_from_arrays_counts_the_reserve():
+    p = tavla.Position.from_arrays("dutch", side({20: 2, 25: 1}), side({19: 1}), reserve=(10, 14), enter_all_first=False)
+    assert p.reserve == (10, 14)
+    assert p.off == (2, 0)
+    assert p.flip().reserve == (14, 10)
+    assert p.rules == {"next_game_starter": "winner", "enter_all_first": False}
+    assert eval(repr(p), {"Position": tavla.Position}) == p
+    assert pickle.loads(pickle.dumps(p)) == p
+    # Same checkers, another reserve: another position.
+    assert p != tavla.Position.from_arrays("dutch", side({20: 2, 25: 1}), side({19: 1}), reserve=(9, 14), enter_all_first=False)
+
+
+@pytest.mark.parametrize(
+    "reserve,message",
+    [((16, 0), "0 to 15"), ((-1, 0), "0 to 15"), ((13, 0), "16 checkers"), ((1,), "pair"), ("ab", "pair"), ((1.5, 0), "whole number")],
+)
+def test_bad_reserves_are_named(reserve, message):
+    with pytest.raises(ValueError, match=message):
+        tavla.Position.from_arrays("dutch", side({6: 3}), side(), reserve=reserve)
+
+
+def test_enter_all_first_belongs_to_dutch_only():
+    with pytest.raises(ValueError, match="enter_all_first"):
+        tavla.Position.start("acey_deucey", enter_all_first=True)
+    with pytest.raises(ValueError, match="true or false"):
+        tavla.Position.start("dutch", enter_all_first="sometimes")
+
+
+def test_entering_moves_read_as_reserve_steps():
+    moves = tavla.Position.start("dutch").legal_moves(6, 5)
+    assert [m.steps for m in moves] == [[(26, 19), (26, 20)]] or [sorted(m.steps) for m in moves] == [[(26, 19), (26, 20)]]
+    assert "reserve/" in moves[0].notation
+    assert moves[0].position.reserve == (13, 15)
+
+
+def test_one_two_roll_names_a_number():
+    p = tavla.Position.start("acey_deucey")
+    moves = p.legal_moves(1, 2)
+    assert {m.named for m in moves} == {1, 2, 3, 4, 5, 6}
+    assert all(m.rolls_again and m.moves_played == 6 for m in moves)
+    # One checker left on 2: the 2 bears it off and wins, nothing is named.
+    last = tavla.Position.from_arrays("acey_deucey", side({2: 1}), side({6: 15}))
+    assert {(m.named, m.rolls_again, m.position.off[0]) for m in last.legal_moves(2, 1)} == {(None, False, 15)}
+    # Other rolls and variants name nothing.
+    assert all(m.named is None and not m.rolls_again for m in p.legal_moves(6, 6))
+    assert all(m.named is None for m in tavla.Position.start("dutch").legal_moves(1, 2))
+
+
+def test_json_carries_the_reserve():
+    p = tavla.Position.from_arrays("acey_deucey", side({20: 2}), side({3: 1}), reserve=(11, 14))
+    text = formats.to_json(p)
+    data = json.loads(text)
+    assert data["variant"] == "acey_deucey"
+    assert data["reserve"] == [11, 14]
+    assert data["off"] == [2, 0]
+    assert formats.parse(text)["position"] == p
+    data["reserve"] = [12, 14]
+    with pytest.raises(ValueError, match="off\\[0\\]"):
+        formats.parse(json.dumps(data))
+    assert "reserve" not in json.loads(formats.to_json(tavla.Position.start("nardy")))
+
+
+def test_no_network_means_a_clear_refusal():
+    for variant in ("dutch", "acey_deucey"):
+        with pytest.raises(ValueError, match=f"no network is trained for {variant}"):
+            tavla.Engine(variant)
+        with pytest.raises(ValueError, match="no network"):
+            tavla._core.network_probabilities(tavla.Position.start(variant))
+        with pytest.raises(ValueError, match="array layout has no reserve"):
+            tavla.Position.start(variant).legal_positions(3, 1)
+
+
+def test_the_heuristic_evaluates_and_plays_them():
+    engine = tavla.Engine("dutch", ply=0, evaluator="heuristic")
+    p = tavla.Position.start("dutch")
+    assert 0.0 < engine.evaluate(p).win < 1.0
+    best = engine.best_move(p, 6, 5)
+    assert best.position.reserve == (13, 15)
