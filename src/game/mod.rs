@@ -147,6 +147,7 @@ impl Game {
     /// A new game waiting for its opening roll-off; `seed` drives the dice
     /// whenever the caller does not supply them.
     pub fn new(rules: Rules, cube_rules: CubeRules, stakes: Stakes, seed: u64) -> Result<Game> {
+        rules.variant.check_games()?;
         Self::check_settings(&cube_rules, &stakes)?;
         Ok(Game {
             rules,
@@ -188,7 +189,7 @@ impl Game {
         Ok(game)
     }
 
-    /// A money game with the default cube.
+    /// A money game with the default cube, in a variant that has games.
     pub fn money(rules: Rules, seed: u64) -> Game {
         Game::new(rules, CubeRules::default(), Stakes::money(), seed).expect("money defaults are valid")
     }

@@ -1,7 +1,8 @@
 //! Trivial players and a fast loop that plays whole games between them, for
 //! simulations, tests and the terminal game until a real engine plays.
 
-use super::{Game, GameResult, Phase};
+use super::cube::CubeRules;
+use super::{Game, GameResult, Phase, Stakes};
 use crate::dice::Dice;
 use crate::error::Result;
 use crate::movegen::Move;
@@ -139,7 +140,7 @@ pub fn simulate(rules: crate::Rules, n: u64, seed: u64, strategies: [Strategy; 2
     let mut picks = Dice::new(seed ^ 0x5DEE_CE66_D1CE);
     let mut tally = Tally::default();
     for _ in 0..n {
-        let mut game = Game::money(rules, seeds.next_u64());
+        let mut game = Game::new(rules, CubeRules::default(), Stakes::money(), seeds.next_u64())?;
         let result = play_out(&mut game, strategies, &mut picks)?;
         tally.games += 1;
         tally.rolls += game.rolls() as u64;

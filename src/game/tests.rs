@@ -450,3 +450,14 @@ fn a_snapshot_of_a_third_player_is_an_error() {
     let e = Snapshot::position_from_players(Rules::backgammon(), [&a, &b], 2).unwrap_err();
     assert!(e.to_string().contains("player 2 does not exist"), "{e}");
 }
+
+#[test]
+fn the_reserve_games_refuse_games_and_matches_rather_than_misplay_them() {
+    for variant in [Variant::Dutch, Variant::AceyDeucey] {
+        let rules = Rules::new(variant);
+        let err = Game::new(rules, CubeRules::default(), Stakes::money(), 1).unwrap_err().to_string();
+        assert!(err.contains(variant.name()) && err.contains("not played yet"), "{err}");
+        assert!(Match::new(rules, 5, true, CubeRules::default(), 1).is_err());
+        assert!(simulate(rules, 1, 1, [Strategy::Random, Strategy::Random]).is_err());
+    }
+}
