@@ -28,10 +28,10 @@ STUCK = tavla.Position.from_arrays(GB, [0, 0, 3, 0, 3, 0, 2, 0, 0, 1, 0, 0, 1, 0
 
 class Spy:
     """The engine, with each call recorded as (name, the game's cascade step then, whether it is a
-    handover, the call's rolls, the game's dice)."""
+    handover, the call's rolls, the game's dice), and each call's cube in ``cubes``."""
 
     def __init__(self, engine, table):
-        self.engine, self.table, self.calls = engine, table, []
+        self.engine, self.table, self.calls, self.cubes = engine, table, [], []
 
     def __getattr__(self, name):
         method = getattr(self.engine, name)
@@ -39,6 +39,7 @@ class Spy:
         def call(*args, **kwargs):
             g = self.table.game
             self.calls.append((name, g.cascade_step, g.is_cascade_handover, kwargs.get("rolls"), g.dice))
+            self.cubes.append(kwargs.get("cube"))
             return method(*args, **kwargs)
 
         return call
@@ -107,10 +108,12 @@ def test_the_engine_plays_its_share_of_the_persons_handover():
         t.play(next(k for k, m in enumerate(t.game.legal_moves()) if m.position == step.position))
     g = t.game
     assert g.turn == 1 and g.is_cascade_handover and g.cascade_step == (5, 2)
-    share = engine().handover(g.position, [(5, 2), (6, 4)])
+    share = engine().handover(g.position, [(5, 2), (6, 4)], cube=t.cube_for(1))
     reached = play_engine_steps(t, player, 1)
     assert reached == [step.position for _, step in share.cascade_steps]
     assert [(c[0], c[1]) for c in player.engine.calls] == [("handover", (5, 2))]
+    # The share is chosen by the sharer's cubeful value, as the analysis judges it.
+    assert [type(c) for c in player.engine.cubes] == [tavla.CubeState]
     # After its share the engine rolls its own turn.
     assert t.game.phase == "roll" and t.game.turn == 1 and t.game.position == share.position
 

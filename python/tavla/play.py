@@ -123,12 +123,12 @@ class EnginePlayer:
         """The engine's choice for the rest of the gul bara cascade being played, as one Move with
         ``cascade_steps``: the mover's part from the current step on (``Engine.best_move`` of the step's
         number as a double, with the game's rolls), or the best share of what is handed over
-        (``Engine.handover``). None without the engine or outside a cascade."""
+        (``Engine.handover``, by the sharer's cubeful value). None without the engine or outside a cascade."""
         g = table.game
         if self.engine is None or g.cascade_step is None:
             return None
         if g.is_cascade_handover:
-            return self.engine.handover(g.position, g.cascade_left)
+            return self.engine.handover(g.position, g.cascade_left, cube=table.cube_for(g.turn))
         die = g.cascade_step[0]
         return self.engine.best_move(g.position, die, die, rolls=g.rolls_before, cube=table.cube_for(g.turn))
 
@@ -141,7 +141,7 @@ class EnginePlayer:
             return None
         try:
             if g.is_cascade_handover:
-                share = self.engine.handover(g.position, g.cascade_left)
+                share = self.engine.handover(g.position, g.cascade_left, cube=table.cube_for(g.turn))
                 return ("share", [share]) if checked_plan(g, share) else None
             die = g.cascade_step[0]
             ranked = self.engine.hint(g.position, die, die, top=top, rolls=g.rolls_before,
