@@ -413,37 +413,20 @@ impl MoveGen {
 
         if pos.bar(ME) > 0 {
             // Everything waits until the bar is empty (backgammon only).
-            let to = BAR_POINT - die;
-            let i = to as usize - 1;
-            if blocked & (1 << i) != 0 {
-                return;
+            if let Some((next, step)) = entered(pos, blocked, die, BAR_POINT) {
+                // The bar comes first whatever the order, so reserve entries may follow.
+                self.dfs(s, &next, depth + 1, play.with(step), head_used, head_this_turn, RESERVE_POINT, out);
             }
-            let mut next = *pos;
-            let hit = next.count(THEM, i) == 1;
-            if hit {
-                next.hit(i);
-            }
-            next.enter_from_bar(i);
-            let play = play.with(Step { from: BAR_POINT, to, hit });
-            // The bar comes first whatever the order, so reserve entries may follow.
-            self.dfs(s, &next, depth + 1, play, head_used, head_this_turn, RESERVE_POINT, out);
             return;
         }
 
         if pos.reserve(ME) > 0 {
             // Entering from reserve as from the bar (RULES.md section 5); in
             // one-number order it comes before any board step.
-            let to = BAR_POINT - die;
-            let i = to as usize - 1;
-            if max_from >= RESERVE_POINT && blocked & (1 << i) == 0 {
-                let mut next = *pos;
-                let hit = next.count(THEM, i) == 1;
-                if hit {
-                    next.hit(i);
+            if max_from >= RESERVE_POINT {
+                if let Some((next, step)) = entered(pos, blocked, die, RESERVE_POINT) {
+                    self.dfs(s, &next, depth + 1, play.with(step), head_used, head_this_turn, RESERVE_POINT, out);
                 }
-                next.enter_from_reserve(i);
-                let play = play.with(Step { from: RESERVE_POINT, to, hit });
-                self.dfs(s, &next, depth + 1, play, head_used, head_this_turn, RESERVE_POINT, out);
             }
             if pos.rules().enter_all_first {
                 return; // Dutch: nothing on the board moves while any checker is in reserve
@@ -497,6 +480,30 @@ impl MoveGen {
             self.dfs(s, &next, depth + 1, play.with(step), head_used + from_head, head_this_turn + from_head, next_max, out);
         }
     }
+}
+
+/// `pos` after a checker enters with `die` from the bar (`from` is
+/// `BAR_POINT`) or from the reserve (`RESERVE_POINT`): onto the mover's point
+/// `25 - die`, hitting a lone opposing checker there; None where `blocked`
+/// closes that point.
+#[inline]
+fn entered(pos: &Position, blocked: u32, die: u8, from: u8) -> Option<(Position, Step)> {
+    let to = BAR_POINT - die;
+    let i = to as usize - 1;
+    if blocked & (1 << i) != 0 {
+        return None;
+    }
+    let mut next = *pos;
+    let hit = next.count(THEM, i) == 1;
+    if hit {
+        next.hit(i);
+    }
+    if from == BAR_POINT {
+        next.enter_from_bar(i);
+    } else {
+        next.enter_from_reserve(i);
+    }
+    Some((next, Step { from, to, hit }))
 }
 
 /// Dutch backgammon before the mover has a checker home: a lone opposing
