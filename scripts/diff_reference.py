@@ -43,15 +43,20 @@ def reference_perft(variant: str, depth: int, **rules) -> list[int]:
     return counts
 
 
+def reported(label: str, failures: list, started: float) -> int:
+    """Prints a comparison's count of mismatches, its time and its first three mismatches; answers the count."""
+    print(f"{label}, {len(failures)} mismatches ({time.perf_counter() - started:.1f}s)")
+    for f in failures[:3]:
+        print("   ", f)
+    return len(failures)
+
+
 def reserve_runs(args) -> int:
     failures_total = 0
     for variant, rules in RESERVE_CASES:
         start = time.perf_counter()
         failures = compare_reserve(variant, rules, sample_reserve(variant, args.reserve_positions, args.seed, **rules))
-        print(f"{variant:10} {rules}: {args.reserve_positions} positions x 21 rolls, {len(failures)} mismatches ({time.perf_counter() - start:.1f}s)")
-        for f in failures[:3]:
-            print("   ", f)
-        failures_total += len(failures)
+        failures_total += reported(f"{variant:10} {rules}: {args.reserve_positions} positions x 21 rolls", failures, start)
         if args.perft:
             start = time.perf_counter()
             want = reference_perft(variant, args.perft, **rules)
@@ -77,10 +82,7 @@ def main() -> int:
     for variant, rules in CASES:
         start = time.perf_counter()
         failures = compare(variant, rules, sample(variant, args.positions, args.seed, **rules))
-        print(f"{variant:10} {rules}: {args.positions} positions x 21 rolls, {len(failures)} mismatches ({time.perf_counter() - start:.1f}s)")
-        for f in failures[:3]:
-            print("   ", f)
-        total_failures += len(failures)
+        total_failures += reported(f"{variant:10} {rules}: {args.positions} positions x 21 rolls", failures, start)
     for rules in GULBARA_OPTIONS:
         start = time.perf_counter()
         failures = cascade_failures(rules, sample("gulbara", args.cascade_positions, args.seed + 1, **rules))
