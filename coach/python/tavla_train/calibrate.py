@@ -26,8 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from tavla_train import _coach
-from tavla.files import write_atomic
-from tavla_train.common import is_race, labels_in_chunks
+from tavla_train.common import is_race, labels_in_chunks, write_network
 from tavla_train.tnn import forward, network_bytes, read_network
 
 from tavla_train.paths import ROOT
@@ -101,8 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     for k, name in enumerate(NAMES):
         print(f"{name:>16}: network {before[:, k].mean():.4f} -> {after[:, k].mean():.4f}, "
               f"rollouts {labels[:, k].mean():.4f} (bias {shifts[k]:+.3f})")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(args.out, network_bytes(params))
+    write_network(args.out, network_bytes(params))
     print(f"wrote {args.out}: {len(boards)} contact positions, {args.trials} rollouts each")
     return 0
 

@@ -12,7 +12,7 @@ import numpy as np
 
 import tavla
 from tavla import _core
-from tavla.files import save_npy
+from tavla.files import save_npy, write_atomic
 from tavla_train import _coach
 
 # Cubeless equity weights of the five probabilities (win, win gammon, win backgammon, lose gammon, lose backgammon).
@@ -20,6 +20,12 @@ from tavla_train import _coach
 # one formula (tavla.Evaluation) so that the vectorised form below cannot drift from it.
 EQUITY_OFFSET = tavla.Evaluation([0.0] * 5).equity
 EQUITY = np.array([tavla.Evaluation(np.eye(5)[k].tolist()).equity - EQUITY_OFFSET for k in range(5)], np.float32)
+
+
+def write_network(path: Path, data: bytes) -> None:
+    """Writes a stage's network whole (write_atomic), making its folder first (the ignored data/ may not exist yet)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, data)
 
 
 def progress(label: str, done: int, total: int, start: float) -> None:

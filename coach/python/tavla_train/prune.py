@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tavla.files import write_atomic
+from tavla_train.common import write_network
 from tavla_train import _coach
 from tavla_train.paths import WEIGHTS
 
@@ -37,7 +37,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     print("training error by epoch: " + " ".join(f"{x:.6f}" for x in losses))
     print(f"held-out error: {held_out:.6f}")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(args.out, net)
+    write_network(args.out, net)
     print(f"wrote {args.out} ({len(net)} bytes)")
     return 0

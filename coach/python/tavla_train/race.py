@@ -34,8 +34,8 @@ import numpy as np
 
 import tavla
 from tavla_train import _coach
-from tavla.files import save_npy, write_atomic
-from tavla_train.common import labels_in_chunks
+from tavla.files import save_npy
+from tavla_train.common import labels_in_chunks, write_network
 from tavla_train.supervised import train_with_held_out
 
 from tavla_train.paths import DATA, ROOT
@@ -98,8 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     epochs = " ".join(f"{x:.5f}" for x in losses)
     print(f"  train mse by epoch {epochs}")
     print(f"  held-out mse ({len(races) // 10} races): contact network {before:.5f}, race network {after:.5f}")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(args.out, race_net)
+    write_network(args.out, race_net)
     print(f"wrote {args.out} ({len(race_net)} bytes) in {time.perf_counter() - start:.0f}s")
     return 0
 

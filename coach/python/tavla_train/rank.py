@@ -71,8 +71,8 @@ from pathlib import Path
 import numpy as np
 
 from tavla_train import _coach
-from tavla.files import save_npz, write_atomic
-from tavla_train.common import EQUITY, equities, is_race, labels_in_chunks, plays_of_a_roll
+from tavla.files import save_npz
+from tavla_train.common import EQUITY, equities, is_race, labels_in_chunks, plays_of_a_roll, write_network
 from tavla_train.label import check_teacher_ply
 from tavla_train.tnn import forward, network_bytes, read_network
 
@@ -402,8 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.hidden:
         params = widen(params, args.hidden, args.seed)
     params = train(params, data, held, args)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(args.out, network_bytes(params))
+    write_network(args.out, network_bytes(params))
     print(f"wrote {args.out} ({time.perf_counter() - start:.0f} s in all)")
     return 0
 

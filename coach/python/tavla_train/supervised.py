@@ -34,9 +34,9 @@ from pathlib import Path
 import numpy as np
 
 from tavla_train import _coach
-from tavla.files import save_npy, write_atomic
+from tavla.files import save_npy
 
-from tavla_train.common import labels_in_chunks, plays_of_a_roll
+from tavla_train.common import labels_in_chunks, plays_of_a_roll, write_network
 from tavla_train.label import check_teacher_ply
 from tavla_train.paths import DATA
 def selfplay(net: bytes, args: argparse.Namespace, seed: int, tag: str) -> np.ndarray:
@@ -125,8 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         epochs = " ".join(f"{x:.5f}" for x in losses)
         print(f"  train mse by epoch {epochs}; held-out mse {before:.5f} -> {after:.5f}", flush=True)
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(args.out, net)
+        write_network(args.out, net)
     print(f"wrote {args.out} ({len(net)} bytes) after {args.rounds} rounds in {time.perf_counter() - start:.0f}s")
     return 0
 
