@@ -78,6 +78,30 @@ impl Variant {
     }
 }
 
+/// A rule option that takes one of a few named values: the one table of its
+/// names, read both ways (an option's value from its name, its name back).
+pub trait Choice: Copy + PartialEq + 'static {
+    const CHOICES: &'static [(Self, &'static str)];
+
+    fn name(self) -> &'static str {
+        Self::CHOICES.iter().find(|(choice, _)| *choice == self).map(|(_, name)| *name).expect("every choice is named")
+    }
+
+    /// The choice called `value`, or an error listing the names `option` takes.
+    fn parse(option: &str, value: &str) -> Result<Self> {
+        if let Some((choice, _)) = Self::CHOICES.iter().find(|(_, name)| *name == value) {
+            return Ok(*choice);
+        }
+        let names: Vec<String> = Self::CHOICES.iter().map(|(_, name)| format!("{name:?}")).collect();
+        let listed = match names.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        };
+        Err(Error::new(format!("{option} must be {listed}, not {value:?}")))
+    }
+}
+
 /// Long nardy's first-turn head exception (RULES.md section 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HeadException {
@@ -91,14 +115,9 @@ pub enum HeadException {
     HeadBlocked,
 }
 
-impl HeadException {
-    pub fn name(self) -> &'static str {
-        match self {
-            HeadException::Listed => "listed",
-            HeadException::Blocked => "blocked",
-            HeadException::HeadBlocked => "head_blocked",
-        }
-    }
+impl Choice for HeadException {
+    const CHOICES: &'static [(Self, &'static str)] =
+        &[(HeadException::Listed, "listed"), (HeadException::Blocked, "blocked"), (HeadException::HeadBlocked, "head_blocked")];
 }
 
 /// Long nardy's first roll of the game (RULES.md section 3).
@@ -108,6 +127,10 @@ pub enum OpeningRoll {
     Reroll,
     /// The starter plays the two roll-off dice (so it never opens with a double).
     SingleDice,
+}
+
+impl Choice for OpeningRoll {
+    const CHOICES: &'static [(Self, &'static str)] = &[(OpeningRoll::Reroll, "reroll"), (OpeningRoll::SingleDice, "single_dice")];
 }
 
 /// Which six-point fences (primes) a player may hold at the end of a turn.
@@ -121,11 +144,19 @@ pub enum FenceRule {
     None,
 }
 
+impl Choice for FenceRule {
+    const CHOICES: &'static [(Self, &'static str)] = &[(FenceRule::Ahead, "ahead"), (FenceRule::Home, "home"), (FenceRule::None, "none")];
+}
+
 /// Who starts the next game of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NextGameStarter {
     Winner,
     Alternate,
+}
+
+impl Choice for NextGameStarter {
+    const CHOICES: &'static [(Self, &'static str)] = &[(NextGameStarter::Winner, "winner"), (NextGameStarter::Alternate, "alternate")];
 }
 
 /// A variant together with every rule option RULES.md names for it.
@@ -257,44 +288,14 @@ impl Rules {
             "koks" => self.koks = value.as_bool(name)?,
             "last_roll_draw" => self.last_roll_draw = value.as_bool(name)?,
             "enter_all_first" => self.enter_all_first = value.as_bool(name)?,
-            "first_turn_head_exception" => {
-                self.first_turn_head_exception = match value.as_str(name)? {
-                    "listed" => HeadException::Listed,
-                    "blocked" => HeadException::Blocked,
-                    "head_blocked" => HeadException::HeadBlocked,
-                    other => {
-                        return Err(Error::new(format!(
-                            "first_turn_head_exception must be \"listed\", \"blocked\" or \"head_blocked\", not {other:?}"
-                        )))
-                    }
-                }
-            }
-            "opening_roll" => {
-                self.opening_roll = match value.as_str(name)? {
-                    "reroll" => OpeningRoll::Reroll,
-                    "single_dice" => OpeningRoll::SingleDice,
-                    other => return Err(Error::new(format!("opening_roll must be \"reroll\" or \"single_dice\", not {other:?}"))),
-                }
-            }
-            "fence_rule" => {
-                self.fence_rule = match value.as_str(name)? {
-                    "ahead" => FenceRule::Ahead,
-                    "home" => FenceRule::Home,
-                    "none" => FenceRule::None,
-                    other => return Err(Error::new(format!("fence_rule must be \"ahead\", \"home\" or \"none\", not {other:?}"))),
-                }
-            }
+            "first_turn_head_exception" => self.first_turn_head_exception = Choice::parse(name, value.as_str(name)?)?,
+            "opening_roll" => self.opening_roll = Choice::parse(name, value.as_str(name)?)?,
+            "fence_rule" => self.fence_rule = Choice::parse(name, value.as_str(name)?)?,
             "cascade_after_rolls" => match value {
                 OptionValue::Int(n) if (0..=255).contains(n) => self.cascade_after_rolls = *n as u8,
                 other => return Err(Error::new(format!("cascade_after_rolls takes a whole number of rolls from 0 to 255, not {other:?}"))),
             },
-            "next_game_starter" => {
-                self.next_game_starter = match value.as_str(name)? {
-                    "winner" => NextGameStarter::Winner,
-                    "alternate" => NextGameStarter::Alternate,
-                    other => return Err(Error::new(format!("next_game_starter must be \"winner\" or \"alternate\", not {other:?}"))),
-                }
-            }
+            "next_game_starter" => self.next_game_starter = Choice::parse(name, value.as_str(name)?)?,
             _ => unreachable!("every allowed option is handled above"),
         }
         Ok(())
@@ -313,28 +314,9 @@ impl Rules {
                     "enter_all_first" => OptionValue::Bool(self.enter_all_first),
                     "cascade_after_rolls" => OptionValue::Int(self.cascade_after_rolls as i64),
                     "first_turn_head_exception" => OptionValue::Str(self.first_turn_head_exception.name().into()),
-                    "opening_roll" => OptionValue::Str(
-                        match self.opening_roll {
-                            OpeningRoll::Reroll => "reroll",
-                            OpeningRoll::SingleDice => "single_dice",
-                        }
-                        .into(),
-                    ),
-                    "fence_rule" => OptionValue::Str(
-                        match self.fence_rule {
-                            FenceRule::Ahead => "ahead",
-                            FenceRule::Home => "home",
-                            FenceRule::None => "none",
-                        }
-                        .into(),
-                    ),
-                    "next_game_starter" => OptionValue::Str(
-                        match self.next_game_starter {
-                            NextGameStarter::Winner => "winner",
-                            NextGameStarter::Alternate => "alternate",
-                        }
-                        .into(),
-                    ),
+                    "opening_roll" => OptionValue::Str(self.opening_roll.name().into()),
+                    "fence_rule" => OptionValue::Str(self.fence_rule.name().into()),
+                    "next_game_starter" => OptionValue::Str(self.next_game_starter.name().into()),
                     _ => unreachable!("allowed_options lists only handled names"),
                 };
                 (name, value)
@@ -371,6 +353,24 @@ mod tests {
         let mut g = Rules::gulbara();
         g.set("head_rule", &OptionValue::Bool(true)).unwrap();
         assert!(g.head_rule);
+    }
+
+    #[test]
+    fn choices_round_trip_and_name_what_they_take() {
+        fn round_trip<T: Choice + std::fmt::Debug>() {
+            for &(choice, name) in T::CHOICES {
+                assert_eq!(choice.name(), name);
+                assert_eq!(T::parse("x", name).unwrap(), choice);
+            }
+        }
+        round_trip::<HeadException>();
+        round_trip::<OpeningRoll>();
+        round_trip::<FenceRule>();
+        round_trip::<NextGameStarter>();
+        let err = HeadException::parse("first_turn_head_exception", "never").unwrap_err();
+        assert_eq!(err.to_string(), "first_turn_head_exception must be \"listed\", \"blocked\" or \"head_blocked\", not \"never\"");
+        let err = OpeningRoll::parse("opening_roll", "").unwrap_err();
+        assert_eq!(err.to_string(), "opening_roll must be \"reroll\" or \"single_dice\", not \"\"");
     }
 
     #[test]
