@@ -17,7 +17,7 @@ use crate::movegen::Move;
 use crate::position::Position;
 use crate::search::{self, SearchConfig};
 use crate::turn::{self, Chooser, Finish, TurnDriver};
-use crate::variant::{Rules, Variant};
+use crate::variant::Rules;
 
 /// A seat in a duel: a name, and a fresh chooser for each game (players are
 /// shared by the threads; a chooser belongs to one game).
@@ -111,12 +111,13 @@ impl Chooser for Timed<'_> {
     }
 }
 
-/// The dice of a duel game: two dice a roll from `dice`, except that short
-/// backgammon opens with the two different dice of the opening roll-off.
+/// The dice of a duel game: two dice a roll from `dice`, except that the
+/// games whose starter plays the roll-off dice (short backgammon, Dutch
+/// backgammon, acey-deucey) open with two different dice.
 pub fn duel_roll(dice: &mut Dice, board: &TurnDriver) -> [u8; 2] {
     loop {
         let roll = dice.roll();
-        if !(board.rules().variant == Variant::Backgammon && board.rolls() == 0 && roll[0] == roll[1]) {
+        if !(board.rules().starter_plays_opening_dice() && board.rolls() == 0 && roll[0] == roll[1]) {
             return roll;
         }
     }
@@ -188,6 +189,7 @@ pub fn duel(rules: Rules, players: [&dyn Player; 2], first_pair: u64, pairs: usi
 mod tests {
     use super::*;
     use crate::eval::heuristic::Heuristic;
+    use crate::variant::Variant;
 
     fn engine(variant: Variant, ply: u8) -> EnginePlayer {
         EnginePlayer { evaluator: Arc::new(Heuristic::new(variant)), config: SearchConfig { ply, threads: 1, ..SearchConfig::default() } }

@@ -34,8 +34,9 @@ pub struct Play {
 }
 
 impl Play {
+    /// This play with one more step.
     #[inline]
-    fn with(mut self, step: Step) -> Play {
+    pub fn with(mut self, step: Step) -> Play {
         self.steps[self.len as usize] = step;
         self.len += 1;
         self

@@ -5,8 +5,12 @@
 //! an intermediate point only where the checker hit on the way ("24/18*/13").
 //! Identical moves are counted ("8/4(2)"). Moves are listed from the highest
 //! starting point down, as GNU Backgammon and XG print them.
+//!
+//! Acey-deucey's 1-2 roll is written part by part, the number named between
+//! them ([`format_move`]): "reserve/24 reserve/23 named 6: 24/18(2) 23/17(2)";
+//! "named 4: no move" when the named number cannot be played at all.
 
-use crate::movegen::{Play, Step};
+use crate::movegen::{Move, Play, Step};
 use crate::position::{BAR_POINT, OFF_POINT, RESERVE_POINT};
 
 /// What an empty play (a pass) prints as.
@@ -69,6 +73,35 @@ pub fn format_play(play: &Play) -> String {
     parts.into_iter().map(|(t, n)| if n > 1 { format!("{t}({n})") } else { t }).collect::<Vec<_>>().join(" ")
 }
 
+/// Where the 1-2 part of a named play ends: the 1 and the 2 come first.
+const ONE_TWO_STEPS: usize = 2;
+
+/// The notation of a legal move: [`format_play`], with acey-deucey's 1-2
+/// written as its 1-and-2 part, the named number, and its four moves.
+pub fn format_move(m: &Move) -> String {
+    format_named(&m.play, m.named)
+}
+
+/// The notation of `play` with the number a 1-2 named (see [`format_move`]).
+pub fn format_named(play: &Play, named: Option<u8>) -> String {
+    let Some(n) = named else { return format_play(play) };
+    let steps = play.steps();
+    let split = ONE_TWO_STEPS.min(steps.len());
+    let part = |s: &[Step]| format_play(&s.iter().fold(Play::default(), |p, &step| p.with(step)));
+    format!("{} named {n}: {}", part(&steps[..split]), part(&steps[split..]))
+}
+
+/// Splits a typed 1-2 move "A named N: B" into (A, N, B); `None` when the
+/// text names no number.
+pub fn split_named(text: &str) -> Option<(&str, &str, &str)> {
+    let lower = text.to_ascii_lowercase();
+    let at = lower.find("named")?;
+    let rest = &text[at + "named".len()..];
+    let colon = rest.find(':').unwrap_or(rest.len());
+    let after = rest.get(colon + 1..).unwrap_or("");
+    Some((&text[..at], rest[..colon].trim(), after))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,6 +123,17 @@ mod tests {
         assert!(n.contains(&"24/18(2) 13/7(2)".to_string()), "{n:?}");
         let n = notations(&p, 4, 4);
         assert!(n.contains(&"24/16(2)".to_string()) || n.contains(&"24/20(2) 13/9(2)".to_string()));
+    }
+
+    #[test]
+    fn a_one_two_is_written_part_by_part_and_read_back() {
+        let p = Position::start(Rules::acey_deucey());
+        let moves = legal_moves(&p, 1, 2).unwrap();
+        for (i, m) in moves.iter().enumerate() {
+            let text = format_move(m);
+            assert!(text.contains(&format!("named {}: ", m.named.unwrap())), "{text}");
+            assert_eq!(crate::game::entry::find_move(&p, &moves, &text).unwrap(), i, "{text}");
+        }
     }
 
     #[test]

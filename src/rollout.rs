@@ -54,7 +54,9 @@ fn trial(nets: Nets, start: &Position, first_roll: usize, rng: &mut Dice, exact_
             // `target` is then the outcome for the player who rolled.
             return if starter_on_roll { outcome.target } else { Evaluation::new(outcome.target).invert().to_array() };
         }
-        starter_on_roll = !starter_on_roll;
+        if !outcome.rolls_again {
+            starter_on_roll = !starter_on_roll;
+        }
         if let Some(exact) = exact_bearoff.then(|| bearoff_probabilities(&outcome.next)).flatten() {
             return if starter_on_roll { exact } else { Evaluation::new(exact).invert().to_array() };
         }

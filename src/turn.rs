@@ -12,6 +12,11 @@
 //!   ([`crate::cascade`], RULES.md section 4): one step per number, the first
 //!   number the roller cannot play in full hands the rest to the opponent
 //!   (the *handover*), who plays it step by step and then rolls its own turn;
+//! - acey-deucey's 1-2 roll (RULES.md section 5.2) is one play (the 1, the
+//!   2, the named number's four moves); a play with [`Move::rolls_again`]
+//!   ends the roll with the same player to roll again
+//!   ([`Progress::RollsAgain`]): a new roll, with the cube not turned before
+//!   it (the turn goes on);
 //! - a player who bears off its last checker wins, with the multiplier of
 //!   [`crate::outcome::bear_off_multiplier`], except under `last_roll_draw`
 //!   when the starter finishes first: the other player then has one last
@@ -49,8 +54,12 @@ pub enum Progress {
     /// The roll goes on: [`TurnDriver::seat`] plays the next cascade step
     /// (the roller, or its opponent playing the handover).
     Step,
-    /// The roll is over; [`TurnDriver::seat`] rolls next.
+    /// The roll is over; [`TurnDriver::seat`] (the opponent of the roller,
+    /// or the player who played a handover) rolls next.
     TurnOver,
+    /// Acey-deucey's 1-2 was played in full: the roll is over and the same
+    /// player ([`TurnDriver::seat`] unchanged) rolls again, its turn going on.
+    RollsAgain,
     /// The game is over.
     GameOver(Finish),
 }
@@ -79,6 +88,8 @@ pub struct TurnDriver {
     /// `last_roll_draw`: the starter has finished and the other plays its last roll.
     last_turn: bool,
     dice: Option<[u8; 2]>,
+    /// Between rolls: the player to roll rolls again after a 1-2.
+    extra_roll: bool,
     cascade: Option<Cascade>,
     moves: Vec<Move>,
     finish: Option<Finish>,
@@ -88,7 +99,19 @@ impl TurnDriver {
     /// The board with `position` (seen from `seat`, who rolls next) after
     /// `rolls` rolls; `starter` matters only for `last_roll_draw`.
     pub fn new(rules: Rules, position: Position, seat: usize, rolls: u32, starter: Option<usize>) -> TurnDriver {
-        TurnDriver { rules, position, seat, rolls, starter, last_turn: false, dice: None, cascade: None, moves: Vec::new(), finish: None }
+        TurnDriver {
+            rules,
+            position,
+            seat,
+            rolls,
+            starter,
+            last_turn: false,
+            dice: None,
+            extra_roll: false,
+            cascade: None,
+            moves: Vec::new(),
+            finish: None,
+        }
     }
 
     /// The start of a game, `starter` to roll first.
@@ -152,6 +175,11 @@ impl TurnDriver {
     pub fn is_last_turn(&self) -> bool {
         self.last_turn
     }
+    /// Between rolls: the player to roll rolls again after playing a 1-2 in
+    /// full (acey-deucey), its turn going on (no cube action before it).
+    pub fn is_extra_roll(&self) -> bool {
+        self.extra_roll
+    }
     /// A roll is being played.
     pub fn is_playing(&self) -> bool {
         self.dice.is_some()
@@ -193,6 +221,7 @@ impl TurnDriver {
         }
         let cascades = self.would_cascade(dice);
         self.rolls = self.rolls.saturating_add(1);
+        self.extra_roll = false;
         self.dice = Some(dice);
         if cascades {
             let steps = (dice[0]..=6).map(|d| (d, FULL)).collect();
@@ -228,9 +257,13 @@ impl TurnDriver {
         Ok(self.apply(m))
     }
 
-    /// The index of the legal play leading to the same position as `m`.
+    /// The index of the legal play leading to the same position as `m` (and,
+    /// for acey-deucey's 1-2, with the same extra roll, naming `m`'s number
+    /// where a play with that name leads there).
     pub fn find(&self, m: &Move) -> Option<usize> {
-        self.moves.iter().position(|x| x.position == m.position)
+        let same = |x: &&Move| x.position == m.position && x.rolls_again == m.rolls_again;
+        let named = self.moves.iter().position(|x| same(&x) && x.named == m.named);
+        named.or_else(|| self.moves.iter().position(|x| same(&x)))
     }
 
     /// Plays the legal play leading to the same position as `m`.
@@ -248,6 +281,11 @@ impl TurnDriver {
             return self.mover_finished();
         }
         let Some(mut cascade) = self.cascade.take() else {
+            if m.rolls_again {
+                self.between_rolls();
+                self.extra_roll = true;
+                return Progress::RollsAgain;
+            }
             return self.end_turn();
         };
         let (die, count) = cascade.steps.remove(0);
@@ -488,6 +526,7 @@ pub fn play_game(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::THEM;
 
     /// Always the first legal play or step.
     struct First;
@@ -561,6 +600,105 @@ mod tests {
             assert!(matches!(finish, Some(Finish::Won { multiplier: 1..=3, .. })), "{rules:?}");
             assert_eq!(driver.finish(), finish);
             assert!(rolls > 10);
+        }
+    }
+
+    #[test]
+    fn a_one_two_played_in_full_gives_the_same_player_the_next_roll() {
+        let rules = Rules::acey_deucey();
+        let mut driver = TurnDriver::start(rules, 1);
+        driver.roll([1, 2]).unwrap();
+        let index = driver.legal_moves().iter().position(|m| m.rolls_again).expect("the start plays every 1-2 in full");
+        assert_eq!(driver.play_index(index).unwrap(), Progress::RollsAgain);
+        assert_eq!((driver.seat(), driver.is_playing(), driver.is_extra_roll()), (1, false, true));
+        assert!(driver.position().reserve(ME) < 15);
+        // The extra roll is a new roll of the same player; after it the turn passes.
+        driver.roll([6, 5]).unwrap();
+        assert!(!driver.is_extra_roll());
+        assert_eq!(driver.play_index(0).unwrap(), Progress::TurnOver);
+        assert_eq!((driver.seat(), driver.rolls()), (0, 2));
+        // Another 1-2 in the extra roll repeats the sequence.
+        let mut again = TurnDriver::start(rules, 0);
+        for _ in 0..2 {
+            again.roll([2, 1]).unwrap();
+            let i = again.legal_moves().iter().position(|m| m.rolls_again).unwrap();
+            assert_eq!(again.play_index(i).unwrap(), Progress::RollsAgain);
+            assert_eq!(again.seat(), 0);
+        }
+    }
+
+    #[test]
+    fn a_one_two_that_stops_before_naming_passes_the_turn() {
+        // Their points on my 23 and 22: the 1 enters on 24, and then no 2 can
+        // be played, so nothing is named and the opponent rolls.
+        let mine = [0i64; 25];
+        let mut theirs = [0i64; 25];
+        theirs[1] = 2;
+        theirs[2] = 2;
+        let pos = Position::from_arrays_with_reserve(Rules::acey_deucey(), &mine, &theirs, [15, 11]).unwrap();
+        let mut driver = TurnDriver::new(*pos.rules(), pos, 0, 8, None);
+        driver.roll([1, 2]).unwrap();
+        assert!(driver.legal_moves().iter().all(|m| m.named.is_none() && !m.rolls_again && m.moves_played() == 1));
+        assert_eq!(driver.play_index(0).unwrap(), Progress::TurnOver);
+        assert_eq!((driver.seat(), driver.is_extra_roll()), (1, false));
+        // Other games' 1-2 is an ordinary roll.
+        let mut bg = TurnDriver::start(Rules::dutch(), 0);
+        bg.roll([1, 2]).unwrap();
+        assert_eq!(bg.play_index(0).unwrap(), Progress::TurnOver);
+    }
+
+    #[test]
+    fn the_reserve_counts_as_on_the_bar_for_the_result() {
+        // My last checker on my 6; theirs all on their 13 (none home), one in
+        // reserve or not.
+        let mut mine = [0i64; 25];
+        mine[5] = 1;
+        for (reserve, multiplier) in [(1, 3), (0, 2)] {
+            let mut theirs = [0i64; 25];
+            theirs[12] = 15 - reserve;
+            for rules in [Rules::dutch(), Rules::acey_deucey()] {
+                let pos = Position::from_arrays_with_reserve(rules, &mine, &theirs, [0, reserve]).unwrap();
+                let mut driver = TurnDriver::new(rules, pos, 1, 40, None);
+                driver.roll([6, 5]).unwrap();
+                assert_eq!(driver.play_index(0).unwrap(), Progress::GameOver(Finish::Won { winner: 1, multiplier }), "{rules:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn self_play_games_of_the_reserve_games_end_with_their_results() {
+        for rules in [Rules::dutch(), Rules::acey_deucey()] {
+            for seed in 1..=4 {
+                let mut driver = TurnDriver::start(rules, 0);
+                let mut source = crate::dice::Dice::new(seed);
+                let (mut a, mut b) = (First, First);
+                let mut seats: [&mut dyn Chooser; 2] = [&mut a, &mut b];
+                let (mut rolls, mut extra) = (0, 0);
+                let mut last = *driver.position();
+                let finish = play_game(&mut driver, &mut |_| source.roll(), &mut seats, &mut |d, progress| {
+                    rolls += 1;
+                    extra += (progress == Progress::RollsAgain) as u32;
+                    last = *d.position();
+                });
+                let Some(Finish::Won { winner, multiplier }) = finish else { panic!("{rules:?} seed {seed}: {finish:?}") };
+                // Seen from the winner, who bore off all its checkers.
+                assert_eq!(last.off(ME), CHECKERS);
+                let loser_left = last.off(THEM) == 0;
+                // The loser's checkers on the bar, in reserve or in the winner's home (its 1..6).
+                let caught = last.bar(THEM) + last.reserve(THEM) > 0 || (0..6).any(|i| last.count(THEM, i) > 0);
+                let expected = if !loser_left {
+                    1
+                } else if caught {
+                    3
+                } else {
+                    2
+                };
+                assert_eq!(multiplier, expected, "{rules:?} seed {seed}");
+                assert_eq!(driver.seat(), winner);
+                assert!(rolls > 20, "{rules:?} seed {seed}: {rules:?} {rolls} rolls");
+                // Acey-deucey's 1-2s (one roll in 18) rolled again; Dutch has no extra rolls.
+                assert_eq!(extra > 0, rules.variant == Variant::AceyDeucey, "{rules:?} seed {seed}: {extra} extra rolls");
+            }
         }
     }
 

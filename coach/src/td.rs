@@ -69,14 +69,14 @@ impl TdTrainer {
         let mut board = TurnDriver::new(self.rules, Position::start(self.rules), 0, 0, None);
         let mut first_to_move = true;
         // With a trace decay the game's turns are kept and learned at its end.
-        let mut turns: Vec<(Position, [f32; OUTPUTS])> = Vec::new();
+        let mut turns: Vec<Turn> = Vec::new();
         let mut finished = false;
         for _ in 0..2000u32 {
             let pos = *board.position();
             let (d1, d2) = (self.rng.die(), self.rng.die());
             let turn = play_roll(Nets::one(&self.net), &mut board, [d1, d2]);
             if self.trace_decay > 0.0 {
-                turns.push((pos, turn.target));
+                turns.push(Turn { pos, target: turn.target, rolls_again: turn.rolls_again });
             } else {
                 // The position before the roll, seen by the mover, learns the value
                 // of the next position where a player rolls (or the game's result).
@@ -90,7 +90,9 @@ impl TdTrainer {
                 finished = true;
                 break;
             }
-            first_to_move = !first_to_move;
+            if !turn.rolls_again {
+                first_to_move = !first_to_move;
+            }
         }
         if !finished {
             stats.games += 1; // a game this long is abandoned (never seen in practice)
@@ -110,16 +112,17 @@ impl TdTrainer {
     /// TD(lambda) in its forward view, once a game is over: each turn learns
     /// the lambda-return, `(1 - lambda)` times its one-step target plus
     /// `lambda` times the next turn's return (seen from the other side),
-    /// computed from the last turn backwards. A bear-off's value is exact, so
-    /// the return stops there.
-    fn learn_lambda_returns(&mut self, turns: &[(Position, [f32; OUTPUTS])]) {
+    /// computed from the last turn backwards (seen from the other side, or
+    /// from the same after an acey-deucey 1-2's extra roll). A bear-off's
+    /// value is exact, so the return stops there.
+    fn learn_lambda_returns(&mut self, turns: &[Turn]) {
         let lambda = self.trace_decay;
         let mut next_return: Option<[f32; OUTPUTS]> = None;
         let mut returns = vec![[0.0; OUTPUTS]; turns.len()];
-        for (t, (pos, target)) in turns.iter().enumerate().rev() {
+        for (t, Turn { pos, target, rolls_again }) in turns.iter().enumerate().rev() {
             let g = match next_return {
                 Some(next) => {
-                    let later = Evaluation::new(next).invert().to_array();
+                    let later = if *rolls_again { next } else { Evaluation::new(next).invert().to_array() };
                     std::array::from_fn(|k| (1.0 - lambda) * target[k] + lambda * later[k])
                 }
                 None => *target,
@@ -127,10 +130,20 @@ impl TdTrainer {
             returns[t] = g;
             next_return = if tavla::bearoff::bearoff_homes(pos).is_some() { None } else { Some(g) };
         }
-        for ((pos, _), g) in turns.iter().zip(&returns) {
-            self.learn(pos, g);
+        for (turn, g) in turns.iter().zip(&returns) {
+            self.learn(&turn.pos, g);
         }
     }
+}
+
+/// One roll of a self-play game, kept for the lambda-returns.
+struct Turn {
+    /// Before the roll, seen by the roller.
+    pos: Position,
+    /// The one-step target for `pos`.
+    target: [f32; OUTPUTS],
+    /// The roller rolls the next roll too (acey-deucey's 1-2).
+    rolls_again: bool,
 }
 
 /// Uniformly random plays from a generator shared with the loop's dice.
@@ -174,7 +187,8 @@ mod tests {
         trainer.trace_decay = 0.5;
         // A twin network learning the hand-computed returns in the same order
         // must end up identical.
-        let turns = [(start, a), (start.flip(), b), (start, end)];
+        let turn = |pos, target| Turn { pos, target, rolls_again: false };
+        let turns = [turn(start, a), turn(start.flip(), b), turn(start, end)];
         let mut expected = TdTrainer::new(Rules::backgammon(), 8, 1, 0.5);
         let g2 = end;
         let g1: [f32; OUTPUTS] = std::array::from_fn(|k| 0.5 * b[k] + 0.5 * Evaluation::new(g2).invert().to_array()[k]);

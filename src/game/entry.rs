@@ -6,12 +6,15 @@
 //! the mover's checkers where the typed parts put them is the one meant. So
 //! "24/13", "24/18/13" and "24/18 18/13" are the same move, and parts may come
 //! in any order. Hit marks ('*') are needed only to tell apart two moves that
-//! end with the same checkers but hit differently on the way.
+//! end with the same checkers but hit differently on the way. A checker
+//! entering from the reserve starts at "reserve" ("reserve/20"); an
+//! acey-deucey 1-2 names its number between its parts, as
+//! [`crate::notation::format_move`] writes it ("24/23 24/22 named 6: 22/10(2)").
 
 use crate::error::{Error, Result};
 use crate::movegen::Move;
-use crate::notation::format_play;
-use crate::position::{Position, BAR_POINT, OFF_POINT};
+use crate::notation::{format_move, split_named};
+use crate::position::{Position, BAR_POINT, ME, OFF_POINT, RESERVE_POINT};
 
 /// One typed part: the points a checker visits, which of them hit, and how
 /// many checkers make the same journey.
@@ -27,11 +30,12 @@ fn parse_point(text: &str, whole: &str) -> Result<u8> {
     match t.as_str() {
         "bar" | "b" => return Ok(BAR_POINT),
         "off" | "o" => return Ok(OFF_POINT),
+        "reserve" | "r" => return Ok(RESERVE_POINT),
         _ => {}
     }
     match t.parse::<u8>() {
         Ok(n) if n <= 25 => Ok(n),
-        _ => Err(Error::new(format!("{text:?} in {whole:?} is not a point: use 1 to 24, \"bar\" or \"off\""))),
+        _ => Err(Error::new(format!("{text:?} in {whole:?} is not a point: use 1 to 24, \"bar\", \"reserve\" or \"off\""))),
     }
 }
 
@@ -80,22 +84,29 @@ pub fn parse_parts(text: &str) -> Result<Vec<Part>> {
     Ok(parts)
 }
 
-/// The mover's 25 counts (own numbering, bar last) and borne-off count.
-fn mover_layout(pos: &Position) -> ([i32; 25], i32) {
+/// The mover's 25 counts (own numbering, bar at 24), its reserve (at 25) and
+/// borne-off count.
+fn mover_layout(pos: &Position) -> ([i32; 26], i32) {
     let (mine, _) = pos.to_arrays();
-    (mine.map(|n| n as i32), pos.off(crate::position::ME) as i32)
+    let mut counts = [0; 26];
+    for (c, n) in counts.iter_mut().zip(mine) {
+        *c = n as i32;
+    }
+    counts[25] = pos.reserve(ME) as i32;
+    (counts, pos.off(ME) as i32)
 }
 
 fn slot(point: u8) -> Option<usize> {
     match point {
         OFF_POINT => None,
         BAR_POINT => Some(24),
+        RESERVE_POINT => Some(25),
         p => Some(p as usize - 1),
     }
 }
 
 /// Where the typed parts leave the mover's checkers, or why they cannot.
-fn typed_layout(pos: &Position, parts: &[Part]) -> Result<([i32; 25], i32)> {
+fn typed_layout(pos: &Position, parts: &[Part]) -> Result<([i32; 26], i32)> {
     // Parts may come in any order ("18/13 24/18"), so take the net effect
     // and look for a missing checker only at the end.
     let (mut counts, mut off) = mover_layout(pos);
@@ -105,8 +116,8 @@ fn typed_layout(pos: &Position, parts: &[Part]) -> Result<([i32; 25], i32)> {
         if from == OFF_POINT {
             return Err(Error::new("a checker cannot move from off the board"));
         }
-        if to == BAR_POINT {
-            return Err(Error::new("a checker cannot move to the bar"));
+        if to == BAR_POINT || to == RESERVE_POINT {
+            return Err(Error::new(format!("a checker cannot move to the {}", if to == BAR_POINT { "bar" } else { "reserve" })));
         }
         for _ in 0..part.repeat {
             counts[slot(from).expect("from is on the board or the bar")] -= 1;
@@ -117,7 +128,11 @@ fn typed_layout(pos: &Position, parts: &[Part]) -> Result<([i32; 25], i32)> {
         }
     }
     if let Some(i) = counts.iter().position(|&n| n < 0) {
-        let name = if i == 24 { "the bar".to_string() } else { format!("point {}", i + 1) };
+        let name = match i {
+            24 => "the bar".to_string(),
+            25 => "the reserve".to_string(),
+            _ => format!("point {}", i + 1),
+        };
         return Err(Error::new(format!("you have no checker left on {name} to move")));
     }
     Ok((counts, off))
@@ -130,7 +145,18 @@ fn hit_points(m: &Move) -> Vec<u8> {
 }
 
 fn listing(moves: &[Move]) -> String {
-    moves.iter().map(|m| format_play(&m.play)).collect::<Vec<_>>().join(", ")
+    moves.iter().map(format_move).collect::<Vec<_>>().join(", ")
+}
+
+/// The typed parts of a move and the number it names (acey-deucey's 1-2).
+fn parse_move(text: &str) -> Result<(Vec<Part>, Option<u8>)> {
+    let Some((first, n, second)) = split_named(text) else { return Ok((parse_parts(text)?, None)) };
+    let named = n.parse::<u8>().ok().filter(|n| (1..=6).contains(n)).ok_or_else(|| {
+        Error::new(format!("{:?}: the number named after a 1-2 is 1 to 6, written like \"24/23 24/22 named 6: 22/10(2)\"", text.trim()))
+    })?;
+    let mut parts = parse_parts(first)?;
+    parts.extend(parse_parts(second)?);
+    Ok((parts, Some(named)))
 }
 
 /// The index in `moves` of the move `text` describes, or a message saying
@@ -139,18 +165,19 @@ pub fn find_move(pos: &Position, moves: &[Move], text: &str) -> Result<usize> {
     if moves.is_empty() {
         return Err(Error::new("there is nothing to play now"));
     }
-    if let Some(i) = moves.iter().position(|m| format_play(&m.play) == text.trim()) {
+    if let Some(i) = moves.iter().position(|m| format_move(m) == text.trim()) {
         return Ok(i);
     }
-    let parts = parse_parts(text)?;
-    if parts.is_empty() {
+    let (parts, named) = parse_move(text)?;
+    if parts.is_empty() && named.is_none() {
         if moves.len() == 1 && moves[0].play.is_empty() {
             return Ok(0);
         }
         return Err(Error::new(format!("you must move: the legal moves are {}", listing(moves))));
     }
     let target = typed_layout(pos, &parts)?;
-    let same: Vec<usize> = (0..moves.len()).filter(|&i| mover_layout(&moves[i].position) == target).collect();
+    let same: Vec<usize> =
+        (0..moves.len()).filter(|&i| mover_layout(&moves[i].position) == target && (named.is_none() || moves[i].named == named)).collect();
     match same.len() {
         0 => Err(Error::new(format!(
             "{:?} is not a legal move{}: the legal moves are {}",
@@ -167,7 +194,12 @@ pub fn find_move(pos: &Position, moves: &[Move], text: &str) -> Result<usize> {
                 Ok(fits[0])
             } else {
                 let options: Vec<Move> = same.iter().map(|&i| moves[i]).collect();
-                Err(Error::new(format!("{:?} is ambiguous: mark the hits ('*') to choose between {}", text.trim(), listing(&options))))
+                let how = if options.iter().any(|m| m.named != options[0].named) {
+                    "say the number named (\"... named 6: ...\")"
+                } else {
+                    "mark the hits ('*')"
+                };
+                Err(Error::new(format!("{:?} is ambiguous: {how} to choose between {}", text.trim(), listing(&options))))
             }
         }
     }
@@ -177,7 +209,7 @@ pub fn find_move(pos: &Position, moves: &[Move], text: &str) -> Result<usize> {
 /// follow steps of one legal move (in its recorded order of points). Used for
 /// moves entered a part at a time.
 pub fn is_partial(moves: &[Move], text: &str) -> Result<bool> {
-    let parts = parse_parts(text)?;
+    let (parts, _) = parse_move(text)?;
     let mut journeys: Vec<(u8, u8)> = vec![];
     for p in &parts {
         for _ in 0..p.repeat {

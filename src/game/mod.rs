@@ -318,6 +318,9 @@ impl Game {
         if self.is_last_turn() {
             return Err(Error::new("no doubling during the last turn of a finished game"));
         }
+        if self.board.is_extra_roll() {
+            return Err(Error::new("no doubling before the extra roll of a 1-2: the turn goes on"));
+        }
         self.cube.check_double(self.turn(), &self.cube_rules, self.stakes.crawford_game)
     }
 
@@ -426,7 +429,7 @@ impl Game {
         self.history.push(Event::Move { player, play: m.play, step });
         match progress {
             Progress::Step => {}
-            Progress::TurnOver => self.phase = Phase::Roll,
+            Progress::TurnOver | Progress::RollsAgain => self.phase = Phase::Roll,
             Progress::GameOver(Finish::Won { winner, multiplier }) => self.finish(Some(winner), multiplier, Ending::BoreOff),
             Progress::GameOver(Finish::Draw) => self.finish(None, 0, Ending::Draw),
         }

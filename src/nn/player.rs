@@ -90,10 +90,14 @@ impl<'a> NetPlayer<'a> {
     }
 
     /// The value of a play for the mover: its probabilities after the play,
-    /// with the opponent on roll.
+    /// with the opponent on roll (with the mover on roll again after an
+    /// acey-deucey 1-2 played in full).
     pub fn after_play(&mut self, m: &Move) -> [f32; OUTPUTS] {
         if m.position.off(ME) == CHECKERS {
             return final_outcome(&m.position);
+        }
+        if m.rolls_again {
+            return self.value(&m.position);
         }
         Evaluation::new(self.value(&m.position.flip())).invert().to_array()
     }
@@ -147,17 +151,22 @@ pub fn play_roll(nets: Nets, board: &mut TurnDriver, dice: [u8; 2]) -> TurnOutco
             target: final_evaluation(winner == roller, multiplier).to_array(),
             next: *board.position(),
             finished: Some(winner == roller),
+            rolls_again: false,
         },
         Progress::GameOver(Finish::Draw) => {
-            TurnOutcome { target: final_evaluation(true, 0).to_array(), next: *board.position(), finished: None }
+            TurnOutcome { target: final_evaluation(true, 0).to_array(), next: *board.position(), finished: None, rolls_again: false }
         }
-        _ => {
+        Progress::RollsAgain => {
+            // Acey-deucey's 1-2: the roller rolls again from the next position.
+            TurnOutcome { target: chooser.player.value(board.position()), next: *board.position(), finished: None, rolls_again: true }
+        }
+        Progress::Step | Progress::TurnOver => {
             // The opponent rolls next (after an ordinary turn, a whole
             // cascade, or a share it played). After an ordinary turn the
             // chooser has just judged that very position.
             let target =
                 if ordinary { chooser.chosen } else { Evaluation::new(chooser.player.value(board.position())).invert().to_array() };
-            TurnOutcome { target, next: *board.position(), finished: None }
+            TurnOutcome { target, next: *board.position(), finished: None, rolls_again: false }
         }
     }
 }
@@ -171,6 +180,9 @@ pub struct TurnOutcome {
     pub next: Position,
     /// `Some(true)` if the roller finished the game, `Some(false)` if its opponent did.
     pub finished: Option<bool>,
+    /// The roller rolls again (acey-deucey's 1-2 played in full): `next` is
+    /// seen by the roller, and `target` is its value of `next`.
+    pub rolls_again: bool,
 }
 
 /// The network at 0-ply, one play in ten at random, from a generator shared

@@ -394,11 +394,11 @@ impl<'a> Roller<'a> {
                     let exact = if s.stop_at_bearoff { bearoff_probabilities(&pos) } else { None };
                     if exact.is_some() || s.truncate.is_some_and(|n| k >= n) {
                         let p = exact.unwrap_or_else(|| self.probabilities(&pos));
-                        end = End::Scored(Turn::new(&pos, p), mine);
+                        end = End::Scored(Turn::on(&board, p), mine);
                         break;
                     }
                     if cubeful {
-                        turns.push(Turn::new(&pos, self.cube_probabilities(&pos, board.rolls_before())));
+                        turns.push(Turn::on(&board, self.cube_probabilities(&pos, board.rolls_before())));
                     }
                     let dice = self.dice(t, k, &mut rng);
                     if s.variance_reduction {
@@ -451,6 +451,9 @@ impl<'a> Roller<'a> {
             (CubeEnd::Passed { points, .. }, _) => first_sign * points as f64,
             (CubeEnd::Played(c), End::Finished(o)) => c.value as f64 * equity_of(o),
             (CubeEnd::Played(c), End::Scored(turn, mine)) => {
+                // The walk ends seen from the next roller: after an extra
+                // roll's 1-2, the player of the last turn.
+                let c = if turn.extra_roll && !turns.is_empty() { c.flip() } else { c };
                 let x = self.policy.efficiencies.value(turn.class, turn.pips);
                 let value = c.value as f64 * zero_ply_decision_at(&turn.evaluation, &c, self.policy.met, x).best();
                 if *mine {

@@ -51,17 +51,26 @@ pub struct Turn {
     pub pips: u32,
     /// Cubeless probabilities before the roll (network, or exact tables).
     pub evaluation: Evaluation,
+    /// The roll is the extra roll of an acey-deucey 1-2: the player of the
+    /// turn before rolls again, with no cube action before it.
+    pub extra_roll: bool,
 }
 
 impl Turn {
     pub fn new(pos: &Position, probabilities: [f32; OUTPUTS]) -> Turn {
         let evaluation = Evaluation::new(probabilities).possible_in(pos);
-        Turn { class: classify(pos), pips: pos.pips()[ME], evaluation }
+        Turn { class: classify(pos), pips: pos.pips()[ME], evaluation, extra_roll: false }
+    }
+
+    /// The turn of the board's next roll (an extra roll where the driver says so).
+    pub fn on(board: &TurnDriver, probabilities: [f32; OUTPUTS]) -> Turn {
+        Turn { extra_roll: board.is_extra_roll(), ..Turn::new(board.position(), probabilities) }
     }
 }
 
-/// One game played out: the turns in order (even indices are the starting
-/// player's) and the cubeless result for the starting player.
+/// One game played out: the turns in order (the players alternate, except
+/// that an extra roll is the same player's as the turn before) and the
+/// cubeless result for the starting player.
 #[derive(Clone, Debug)]
 pub struct Trajectory {
     pub turns: Vec<Turn>,
@@ -80,8 +89,9 @@ pub fn play_out(nets: Nets, start: &Position, first_roll: Option<(u8, u8)>, roll
     }
     let mut board = TurnDriver::new(*start.rules(), *start, 0, rolls_before, None);
     let mut probabilities = NetPlayer::with_nets(nets).value(start);
+    let mut starter_on_roll = true;
     for turn in 0..MAX_TURNS {
-        turns.push(Turn::new(board.position(), probabilities));
+        turns.push(Turn::on(&board, probabilities));
         let (d1, d2) = match first_roll {
             Some(roll) if turn == 0 => roll,
             _ => (rng.die(), rng.die()),
@@ -90,11 +100,17 @@ pub fn play_out(nets: Nets, start: &Position, first_roll: Option<(u8, u8)>, roll
         if outcome.finished.is_some() {
             // `target` is then the exact outcome for the player who rolled.
             let points = Evaluation::new(outcome.target).equity().round() as i32;
-            return Trajectory { turns, starter_points: if turn % 2 == 0 { points } else { -points } };
+            return Trajectory { turns, starter_points: if starter_on_roll { points } else { -points } };
+        }
+        if outcome.rolls_again {
+            // The roller's value of the position it rolls again from.
+            probabilities = outcome.target;
+            continue;
         }
         // The roller's value of the next position is its opponent's
         // evaluation of it, turned round: no second network call.
         probabilities = Evaluation::new(outcome.target).invert().to_array();
+        starter_on_roll = !starter_on_roll;
     }
     Trajectory { turns, starter_points: 0 }
 }
@@ -142,9 +158,10 @@ pub enum CubeEnd {
     Played(CubeState),
 }
 
-/// Walks the cube through `turns` (even indices the starting player's)
-/// from `state` (the starting player's side), each player deciding by the
-/// policy before its roll (the first decision as `first` says).
+/// Walks the cube through `turns` (the first the starting player's, the
+/// players alternating except at an extra roll) from `state` (the starting
+/// player's side), each player deciding by the policy before its turn's
+/// first roll (the first decision as `first` says).
 /// `on_roll(k, cube)` is told the cube of every roll played, after that
 /// turn's decision.
 pub fn walk_cube(
@@ -159,9 +176,15 @@ pub fn walk_cube(
         return Err(Error::new(format!("the player on roll may not double with {}", state.describe())));
     }
     let mut cube = *state;
+    let mut sign = 1;
     for (k, turn) in turns.iter().enumerate() {
-        let sign = if k % 2 == 0 { 1 } else { -1 };
-        if cube.may_double() {
+        if turn.extra_roll {
+            // The same player rolls again: the cube stays on its side.
+            if k > 0 {
+                cube = cube.flip();
+                sign = -sign;
+            }
+        } else if cube.may_double() {
             let action = match (k, first) {
                 (0, FirstDecision::NoDouble) => None,
                 (0, FirstDecision::DoubleTake) => Some(true),
@@ -175,6 +198,7 @@ pub fn walk_cube(
         }
         on_roll(k, &cube);
         cube = cube.flip();
+        sign = -sign;
     }
     Ok(CubeEnd::Played(cube))
 }
@@ -405,6 +429,20 @@ mod tests {
         let owned = CubeState { value: 4, owner: Owner::Me, ..money };
         let r = rollout_cubeful(Nets::one(&net), &single, &[(owned, FirstDecision::Free)], 36, 3, 1, &policy).unwrap();
         assert_eq!(r.values[0].equity, 1.0, "a redouble passed is one cube, normalized");
+    }
+
+    #[test]
+    fn an_extra_roll_keeps_the_cube_with_the_roller() {
+        // The starter owns the cube; an even game never doubles. Its 1-2's
+        // extra roll is its own again, so the cube stays on its side there.
+        let pos = Position::start(Rules::acey_deucey());
+        let even = Turn::new(&pos, [0.5, 0.1, 0.0, 0.1, 0.0]);
+        let turns = [even, Turn { extra_roll: true, ..even }, even, even];
+        let owned = CubeState { value: 2, owner: Owner::Me, ..CubeState::money() };
+        let mut owners = Vec::new();
+        let end = walk_cube(&turns, &owned, FirstDecision::Free, &nardy_policy(), &mut |_, c| owners.push(c.owner)).unwrap();
+        assert_eq!(owners, [Owner::Me, Owner::Me, Owner::Opponent, Owner::Me]);
+        assert_eq!(end, CubeEnd::Played(CubeState { owner: Owner::Opponent, ..owned }));
     }
 
     #[test]
