@@ -243,12 +243,28 @@ impl Position {
 
     /// Each side's pip count in its own numbering (bar and reserve count 25).
     pub fn pips(&self) -> [u32; 2] {
-        let v = self.rules.variant;
-        let mut pips = [0u32; 2];
-        for i in 0..POINTS {
-            pips[ME] += (i as u32 + 1) * self.counts[ME][i] as u32;
-            pips[THEM] += (opponent_index(v, i) as u32 + 1) * self.counts[THEM][i] as u32;
-        }
+        /// Each point's distance from home for a side: `PIP_WEIGHTS[k][i]`
+        /// is `opponent_index(i) + 1` of the variants of geometry `k` for
+        /// the opponent, `i + 1` for the mover (one fixed table each, so the
+        /// sums are plain dot products the compiler vectorizes).
+        const PIP_WEIGHTS: [[u8; POINTS]; 3] = {
+            let mut w = [[0u8; POINTS]; 3];
+            let mut i = 0;
+            while i < POINTS {
+                w[0][i] = i as u8 + 1;
+                w[1][i] = (POINTS - i) as u8;
+                w[2][i] = ((i + 12) % POINTS) as u8 + 1;
+                i += 1;
+            }
+            w
+        };
+        let theirs = match self.rules.variant {
+            Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => &PIP_WEIGHTS[1],
+            Variant::Nardy | Variant::GulBara => &PIP_WEIGHTS[2],
+        };
+        let dot =
+            |counts: &[u8; POINTS], weights: &[u8; POINTS]| counts.iter().zip(weights).map(|(&n, &w)| n as u32 * w as u32).sum::<u32>();
+        let mut pips = [dot(&self.counts[ME], &PIP_WEIGHTS[0]), dot(&self.counts[THEM], theirs)];
         pips[ME] += 25 * (self.bar[ME] + self.reserve[ME]) as u32;
         pips[THEM] += 25 * (self.bar[THEM] + self.reserve[THEM]) as u32;
         pips
@@ -398,6 +414,36 @@ mod tests {
         let n = Position::start(Rules::nardy());
         // Opponent's head is my point 12.
         assert_eq!(n.count(THEM, 11), 15);
+    }
+
+    #[test]
+    fn pips_are_each_side_s_own_count_in_its_own_numbering() {
+        // Positions of random games of every variant: each side's pips read from
+        // its own arrays (point i + 1 for index i, 25 for the bar and the reserve).
+        let mut rng = crate::dice::Dice::training(21);
+        let mut movegen = crate::movegen::MoveGen::new();
+        let mut plays = Vec::new();
+        let mut seen = 0;
+        for variant in [Variant::Backgammon, Variant::Nardy, Variant::GulBara, Variant::Dutch, Variant::AceyDeucey] {
+            for _ in 0..20 {
+                let mut pos = Position::start(Rules::new(variant));
+                for _ in 0..60 {
+                    let (mine, theirs) = pos.to_arrays();
+                    let own = |a: &[u8; 25], side: usize| {
+                        (0..24).map(|i| (i as u32 + 1) * a[i] as u32).sum::<u32>() + 25 * (a[24] + pos.reserve(side)) as u32
+                    };
+                    assert_eq!(pos.pips(), [own(&mine, ME), own(&theirs, THEM)], "{variant:?}");
+                    seen += 1;
+                    movegen.legal_moves(&pos, rng.die(), rng.die(), &mut plays);
+                    let next = plays[rng.below(plays.len())].position;
+                    if next.is_game_over() {
+                        break;
+                    }
+                    pos = next.flip();
+                }
+            }
+        }
+        assert!(seen > 3000, "{seen}");
     }
 
     #[test]
