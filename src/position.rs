@@ -243,31 +243,27 @@ impl Position {
 
     /// Each side's pip count in its own numbering (bar and reserve count 25).
     pub fn pips(&self) -> [u32; 2] {
-        /// Each point's distance from home for a side: `PIP_WEIGHTS[k][i]`
-        /// is `opponent_index(i) + 1` of the variants of geometry `k` for
-        /// the opponent, `i + 1` for the mover (one fixed table each, so the
-        /// sums are plain dot products the compiler vectorizes).
-        const PIP_WEIGHTS: [[u8; POINTS]; 3] = {
-            let mut w = [[0u8; POINTS]; 3];
-            let mut i = 0;
-            while i < POINTS {
-                w[0][i] = i as u8 + 1;
-                w[1][i] = (POINTS - i) as u8;
-                w[2][i] = ((i + 12) % POINTS) as u8 + 1;
-                i += 1;
-            }
-            w
+        let mine = self.side_pips(ME, |i| i as u32 + 1);
+        let mut pips = match self.rules.variant {
+            Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => [mine, self.side_pips(THEM, |i| 24 - i as u32)],
+            Variant::Nardy | Variant::GulBara => [mine, self.side_pips(THEM, |i| ((i + 12) % POINTS) as u32 + 1)],
         };
-        let theirs = match self.rules.variant {
-            Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => &PIP_WEIGHTS[1],
-            Variant::Nardy | Variant::GulBara => &PIP_WEIGHTS[2],
-        };
-        let dot =
-            |counts: &[u8; POINTS], weights: &[u8; POINTS]| counts.iter().zip(weights).map(|(&n, &w)| n as u32 * w as u32).sum::<u32>();
-        let mut pips = [dot(&self.counts[ME], &PIP_WEIGHTS[0]), dot(&self.counts[THEM], theirs)];
         pips[ME] += 25 * (self.bar[ME] + self.reserve[ME]) as u32;
         pips[THEM] += 25 * (self.bar[THEM] + self.reserve[THEM]) as u32;
         pips
+    }
+
+    /// [`Position::pips`] of `side`'s checkers on the points, `distance(i)`
+    /// pips from point index `i`: over the occupied points only (at most 15).
+    #[inline(always)]
+    fn side_pips(&self, side: usize, distance: impl Fn(usize) -> u32) -> u32 {
+        let (mut m, mut sum) = (self.occupied[side], 0);
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            sum += distance(i) * self.counts[side][i] as u32;
+        }
+        sum
     }
 
     /// Whether `side` has all its checkers home or off, so it may bear off

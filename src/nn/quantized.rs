@@ -37,9 +37,12 @@ pub struct QuantizedFirstLayer {
     inverse: f32,
 }
 
-/// A value at a fixed-point scale, rounded and saturated to `i16`.
+/// A value at a fixed-point scale, rounded (half away from zero) and
+/// saturated to `i16`: a truncating conversion, no libm call.
+#[inline(always)]
 fn to_i16(x: f32) -> i16 {
-    x.round().clamp(-32767.0, 32767.0) as i16
+    let half = if x < 0.0 { -0.5 } else { 0.5 };
+    ((x + half) as i32).clamp(-32767, 32767) as i16
 }
 
 impl QuantizedFirstLayer {
@@ -97,12 +100,40 @@ impl QuantizedFirstLayer {
         assert_eq!(sums.len(), self.hidden, "one sum per hidden unit");
         let mut pairs = vec![(0, 0); active.len()];
         let n = self.pairs(active, &mut pairs);
-        for &(k, packed) in &pairs[..n] {
+        #[cfg(target_arch = "x86_64")]
+        if self.hidden.is_multiple_of(LANES) && std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been checked to have AVX2, `sums` has `hidden` sums
+            // (asserted) and every pair's index is checked by `pairs`.
+            return unsafe { self.add_sums_avx2(&pairs[..n], sums) };
+        }
+        self.add_pairs_plain(&pairs[..n], sums);
+    }
+
+    /// [`QuantizedFirstLayer::add_sums`]'s scalar loop (wrapping, as `madd` and its adds are).
+    fn add_pairs_plain(&self, pairs: &[(u32, i32)], sums: &mut [i32]) {
+        for &(k, packed) in pairs {
             let (lo, hi) = (packed as i16 as i32, (packed >> 16) as i16 as i32);
             let row = &self.w[k as usize * 2 * self.hidden..(k as usize + 1) * 2 * self.hidden];
             for (s, w) in sums.iter_mut().zip(row.chunks_exact(2)) {
                 *s = s.wrapping_add((w[0] as i32 * lo).wrapping_add(w[1] as i32 * hi));
             }
+        }
+    }
+
+    /// [`QuantizedFirstLayer::add_sums`] eight sums at a time: the same integers.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn add_sums_avx2(&self, pairs: &[(u32, i32)], sums: &mut [i32]) {
+        use std::arch::x86_64::*;
+        for c in 0..self.hidden / LANES {
+            // In bounds: (c + 1) * LANES <= hidden = sums.len(); k < inputs / 2 rounded up.
+            let at = sums.as_mut_ptr().add(c * LANES) as *mut __m256i;
+            let mut s = _mm256_loadu_si256(at);
+            for &(k, packed) in pairs {
+                let row = self.w.as_ptr().add((k as usize * self.hidden + c * LANES) * 2) as *const __m256i;
+                s = _mm256_add_epi32(s, _mm256_madd_epi16(_mm256_loadu_si256(row), _mm256_set1_epi32(packed)));
+            }
+            _mm256_storeu_si256(at, s);
         }
     }
 
@@ -137,24 +168,46 @@ impl QuantizedFirstLayer {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn evaluate_after_avx2(&self, net: &Mlp, prefix: &[i32], rest: &[(u32, f32)]) -> [f32; OUTPUTS] {
-        use std::arch::x86_64::*;
         let mut pairs = [(0u32, 0i32); MAX_PAIRS];
         let n = self.pairs(rest, &mut pairs);
         let pairs = &pairs[..n];
+        if self.hidden.is_multiple_of(4 * LANES) {
+            self.blocks_avx2::<4>(net, prefix, pairs)
+        } else {
+            self.blocks_avx2::<1>(net, prefix, pairs)
+        }
+    }
+
+    /// [`QuantizedFirstLayer::evaluate_after_avx2`] with `N` registers of
+    /// hidden units a block (`N * LANES` divides `hidden`): each pair read
+    /// once a block.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn blocks_avx2<const N: usize>(&self, net: &Mlp, prefix: &[i32], pairs: &[(u32, i32)]) -> [f32; OUTPUTS] {
+        use std::arch::x86_64::*;
         let (w, w2, hidden) = (self.w.as_ptr(), net.w2.as_ptr(), self.hidden);
         let inverse = _mm256_set1_ps(self.inverse);
         let mut acc = [_mm256_setzero_ps(); OUTPUTS];
-        for c in 0..hidden / LANES {
-            // In bounds: (c + 1) * LANES <= hidden; k < inputs / 2 rounded up (checked in `pairs`).
-            let mut s = _mm256_loadu_si256(prefix.as_ptr().add(c * LANES) as *const __m256i);
-            for &(k, packed) in pairs {
-                let row = _mm256_loadu_si256(w.add((k as usize * hidden + c * LANES) * 2) as *const __m256i);
-                s = _mm256_add_epi32(s, _mm256_madd_epi16(row, _mm256_set1_epi32(packed)));
+        for b in 0..hidden / (N * LANES) {
+            let first = b * N * LANES;
+            // In bounds: first + N * LANES <= hidden; k < inputs / 2 rounded up (checked in `pairs`).
+            let mut s = [_mm256_setzero_si256(); N];
+            for (j, sj) in s.iter_mut().enumerate() {
+                *sj = _mm256_loadu_si256(prefix.as_ptr().add(first + j * LANES) as *const __m256i);
             }
-            let x = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(s), inverse), _mm256_loadu_ps(net.b1.as_ptr().add(c * LANES)));
-            let h = crate::nn::mlp::sigmoid_avx2(x);
-            for (o, a) in acc.iter_mut().enumerate() {
-                *a = _mm256_add_ps(*a, _mm256_mul_ps(_mm256_loadu_ps(w2.add(o * hidden + c * LANES)), h));
+            for &(k, packed) in pairs {
+                let (row, v) = (w.add((k as usize * hidden + first) * 2), _mm256_set1_epi32(packed));
+                for (j, sj) in s.iter_mut().enumerate() {
+                    *sj = _mm256_add_epi32(*sj, _mm256_madd_epi16(_mm256_loadu_si256(row.add(2 * j * LANES) as *const __m256i), v));
+                }
+            }
+            for (j, sj) in s.iter().enumerate() {
+                let bias = _mm256_loadu_ps(net.b1.as_ptr().add(first + j * LANES));
+                let h = crate::nn::mlp::sigmoid_avx2(_mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(*sj), inverse), bias));
+                for (o, a) in acc.iter_mut().enumerate() {
+                    *a = _mm256_add_ps(*a, _mm256_mul_ps(_mm256_loadu_ps(w2.add(o * hidden + first + j * LANES)), h));
+                }
             }
         }
         let mut lanes = [[0f32; LANES]; OUTPUTS];
@@ -212,6 +265,12 @@ mod tests {
                 assert_eq!(q.evaluate_after(net, &prefix, rest).map(f32::to_bits), quantized.map(f32::to_bits));
             }
             assert_eq!(q.evaluate_after_plain(net, &zero, &x).map(f32::to_bits), quantized.map(f32::to_bits));
+            let mut pairs = vec![(0, 0); x.len()];
+            let n = q.pairs(&x, &mut pairs);
+            let (mut vector, mut plain) = (vec![7i32; net.hidden], vec![7i32; net.hidden]);
+            q.add_sums(&x, &mut vector);
+            q.add_pairs_plain(&pairs[..n], &mut plain);
+            assert_eq!(vector, plain);
             for k in 0..OUTPUTS {
                 worst = worst.max((exact[k] - quantized[k]).abs());
             }
