@@ -2,7 +2,7 @@
 //! thread over positions from seeded random games, and prints the node
 //! counts and chosen plays (a fingerprint for before/after comparisons).
 //!
-//!     cargo run --release --example search_speed -- [variant] [positions] [max_ply] [prune] [filter=F] [nocompare]
+//!     cargo run --release --example search_speed -- [variant] [positions] [max_ply] [prune] [filter=F] [base=P,F] [int16] [nocompare]
 //!
 //! With `prune` given (the leaves' pruning width, 0 = off) the decisions are
 //! searched with it, and then again without pruning: how often the chosen
@@ -12,6 +12,9 @@
 //! (`SearchConfig::prune_filter`, 0 = off), and then the comparison is
 //! against the same search with `prune_filter` 0 (the leaves still pruned).
 //! `base=P,F` compares against `prune` P and `prune_filter` F instead.
+//! `int16` searches with the contact network's int16 first layer
+//! (`network-int16`) and compares against the float network with the same
+//! settings, at 0-ply too.
 
 use std::time::Instant;
 
@@ -69,8 +72,10 @@ fn main() {
         let (p, f) = v.split_once(',').expect("base=P,F");
         (p.parse::<usize>().expect("a width"), f.parse::<usize>().expect("a width"))
     });
-    let compare = prune.is_some() && !args.iter().any(|a| a == "nocompare");
-    let ev = Network::shipped(variant);
+    let int16 = args.iter().skip(5).any(|a| a == "int16");
+    let compare = (prune.is_some() || int16) && !args.iter().any(|a| a == "nocompare");
+    let base_ev = Network::shipped(variant);
+    let ev = if int16 { Network::shipped(variant).with_int16() } else { Network::shipped(variant) };
     let all = cases(variant, n, 7);
     let origin = Instant::now();
     for ply in 0..=max_ply {
@@ -84,10 +89,12 @@ fn main() {
         // The baseline: `base=P,F` (leaves, filter), else no pruning in the
         // filter when `filter=` is given, none at all otherwise.
         let baseline = match (base, filter) {
+            _ if int16 => config.clone(),
             (Some((p, f)), _) => SearchConfig { prune: p, prune_filter: f, ..config.clone() },
             (None, Some(_)) => SearchConfig { prune_filter: 0, ..config.clone() },
             (None, None) => SearchConfig { prune: 0, prune_filter: 0, ..config.clone() },
         };
+        let compare_here = compare && (ply > 0 || int16);
         let (mut times, mut base_times) = (Vec::new(), Vec::new());
         let (mut nodes, mut base_nodes) = (0u64, 0u64);
         let mut sig = 0u64;
@@ -96,9 +103,9 @@ fn main() {
             let t = cpu_seconds(origin);
             let r = analyze(&ev, &config, pos, *d1, *d2);
             times.push(cpu_seconds(origin) - t);
-            if compare && ply > 0 {
+            if compare_here {
                 let t = cpu_seconds(origin);
-                let full = analyze(&ev, &baseline, pos, *d1, *d2);
+                let full = analyze(&base_ev, &baseline, pos, *d1, *d2);
                 base_times.push(cpu_seconds(origin) - t);
                 base_nodes += full.nodes;
                 let chosen = r.candidates[0].play.position;
@@ -125,7 +132,7 @@ fn main() {
             total,
             nodes as f64 / total
         );
-        if compare && ply > 0 {
+        if compare_here {
             base_times.sort_by(f64::total_cmp);
             println!(
                 "  against the baseline: {differ} of {} choices differ, mean loss {:.5} a decision by the baseline's equities ({cut} outside its deep candidates); baseline median {:.3} ms, total {:.3} s, nodes {base_nodes}",

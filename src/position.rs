@@ -243,15 +243,27 @@ impl Position {
 
     /// Each side's pip count in its own numbering (bar and reserve count 25).
     pub fn pips(&self) -> [u32; 2] {
-        let v = self.rules.variant;
-        let mut pips = [0u32; 2];
-        for i in 0..POINTS {
-            pips[ME] += (i as u32 + 1) * self.counts[ME][i] as u32;
-            pips[THEM] += (opponent_index(v, i) as u32 + 1) * self.counts[THEM][i] as u32;
-        }
+        let mine = self.side_pips(ME, |i| i as u32 + 1);
+        let mut pips = match self.rules.variant {
+            Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => [mine, self.side_pips(THEM, |i| 24 - i as u32)],
+            Variant::Nardy | Variant::GulBara => [mine, self.side_pips(THEM, |i| ((i + 12) % POINTS) as u32 + 1)],
+        };
         pips[ME] += 25 * (self.bar[ME] + self.reserve[ME]) as u32;
         pips[THEM] += 25 * (self.bar[THEM] + self.reserve[THEM]) as u32;
         pips
+    }
+
+    /// [`Position::pips`] of `side`'s checkers on the points, `distance(i)`
+    /// pips from point index `i`: over the occupied points only (at most 15).
+    #[inline(always)]
+    fn side_pips(&self, side: usize, distance: impl Fn(usize) -> u32) -> u32 {
+        let (mut m, mut sum) = (self.occupied[side], 0);
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            sum += distance(i) * self.counts[side][i] as u32;
+        }
+        sum
     }
 
     /// Whether `side` has all its checkers home or off, so it may bear off
@@ -398,6 +410,36 @@ mod tests {
         let n = Position::start(Rules::nardy());
         // Opponent's head is my point 12.
         assert_eq!(n.count(THEM, 11), 15);
+    }
+
+    #[test]
+    fn pips_are_each_side_s_own_count_in_its_own_numbering() {
+        // Positions of random games of every variant: each side's pips read from
+        // its own arrays (point i + 1 for index i, 25 for the bar and the reserve).
+        let mut rng = crate::dice::Dice::training(21);
+        let mut movegen = crate::movegen::MoveGen::new();
+        let mut plays = Vec::new();
+        let mut seen = 0;
+        for variant in [Variant::Backgammon, Variant::Nardy, Variant::GulBara, Variant::Dutch, Variant::AceyDeucey] {
+            for _ in 0..20 {
+                let mut pos = Position::start(Rules::new(variant));
+                for _ in 0..60 {
+                    let (mine, theirs) = pos.to_arrays();
+                    let own = |a: &[u8; 25], side: usize| {
+                        (0..24).map(|i| (i as u32 + 1) * a[i] as u32).sum::<u32>() + 25 * (a[24] + pos.reserve(side)) as u32
+                    };
+                    assert_eq!(pos.pips(), [own(&mine, ME), own(&theirs, THEM)], "{variant:?}");
+                    seen += 1;
+                    movegen.legal_moves(&pos, rng.die(), rng.die(), &mut plays);
+                    let next = plays[rng.below(plays.len())].position;
+                    if next.is_game_over() {
+                        break;
+                    }
+                    pos = next.flip();
+                }
+            }
+        }
+        assert!(seen > 3000, "{seen}");
     }
 
     #[test]

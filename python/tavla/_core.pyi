@@ -433,7 +433,8 @@ class CubeDecision:
 @final
 class Engine:
     """Evaluation and search for one variant: ``evaluator`` is "network" ("network=PATH" for a .tnn
-    file), "heuristic", "pubeval" (backgammon) or "pips"; ``met`` the path of a match equity table
+    file; "network-int16" the shipped network with its first layer in 16-bit integers, within
+    0.002 of "network"), "heuristic", "pubeval" (backgammon) or "pips"; ``met`` the path of a match equity table
     (gnubg's XML); any other keyword is a rule option of the variant."""
 
     def __new__(

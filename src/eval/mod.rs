@@ -77,6 +77,10 @@ pub fn evaluator_by_name(name: &str, variant: Variant) -> Result<Box<dyn Evaluat
             crate::nn::shipped::require_network(variant)?;
             Ok(Box::new(neural::Network::shipped(variant)))
         }
+        "network-int16" => {
+            crate::nn::shipped::require_network(variant)?;
+            Ok(Box::new(neural::Network::shipped(variant).with_int16()))
+        }
         other if other.starts_with("network=") => {
             // Their encoding has no reserve inputs yet, so no file can fit them either.
             crate::nn::shipped::require_network(variant)?;
@@ -85,7 +89,7 @@ pub fn evaluator_by_name(name: &str, variant: Variant) -> Result<Box<dyn Evaluat
         "pubeval" if variant == Variant::Backgammon => Ok(Box::new(pubeval::PubEval)),
         "pubeval" => Err(Error::new(format!("pubeval evaluates backgammon only, not {}", variant.name()))),
         "pips" | "fake" => Ok(Box::new(fake::PipCount)),
-        other => Err(Error::new(format!("unknown evaluator {other:?}: use network, heuristic, pubeval or pips"))),
+        other => Err(Error::new(format!("unknown evaluator {other:?}: use network, network-int16, heuristic, pubeval or pips"))),
     }
 }
 

@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::eval::{Evaluation, Evaluator};
 use crate::nn::encoding::{encode_sparse, raw_difference, raw_input_count, RawBase, SIDE_POINT_INPUTS};
 use crate::nn::player::Nets;
+use crate::nn::quantized::QuantizedFirstLayer;
 use crate::nn::{shipped, Mlp};
 use crate::position::Position;
 use crate::variant::Variant;
@@ -20,6 +21,9 @@ pub struct Network {
     /// The pruning network ranking contact plays, where the variant has one
     /// (the shipped networks; see [`Evaluator::prune_scores`]).
     pruner: Option<Mlp>,
+    /// The contact network's first layer in int16 ([`QuantizedFirstLayer`]),
+    /// used in its place when set (`network-int16`; off by default).
+    quantized: Option<QuantizedFirstLayer>,
     name: String,
     /// Names these weights in the thread's [`Prefixes`] (new for every
     /// network built, so a prefix is never taken for another network's).
@@ -39,14 +43,23 @@ impl Network {
             net: shipped::network(variant).clone(),
             race: shipped::race_network(variant).cloned(),
             pruner: shipped::prune_network(variant).filter(|p| p.inputs == raw_input_count(variant)).cloned(),
+            quantized: None,
             name: "network".into(),
             id: new_id(),
         }
     }
 
+    /// The same networks with the contact network's first layer in int16
+    /// ([`QuantizedFirstLayer`]): values within the tolerance stated in
+    /// benches/README.md ("Search speed") of the float pass, not the same bits.
+    pub fn with_int16(self) -> Network {
+        let quantized = Some(QuantizedFirstLayer::new(&self.net));
+        Network { quantized, name: format!("{}-int16", self.name), id: new_id(), ..self }
+    }
+
     /// A network being trained, under a name of its own.
     pub fn from_mlp(net: Mlp, name: &str) -> Network {
-        Network { net, race: None, pruner: None, name: name.into(), id: new_id() }
+        Network { net, race: None, pruner: None, quantized: None, name: name.into(), id: new_id() }
     }
 
     /// The same network with `race` (if any) judging every pure race.
@@ -63,7 +76,14 @@ impl Network {
             None => (path, None),
         };
         let race = race.map(|race| read_network(race, variant)).transpose()?;
-        Ok(Network { net: read_network(contact, variant)?, race, pruner: None, name: format!("network={path}"), id: new_id() })
+        Ok(Network {
+            net: read_network(contact, variant)?,
+            race,
+            pruner: None,
+            quantized: None,
+            name: format!("network={path}"),
+            id: new_id(),
+        })
     }
 
     /// The network that judges `pos` (the same rule as self-play's players).
@@ -81,7 +101,7 @@ fn read_network(path: &str, variant: Variant) -> Result<Mlp> {
 }
 
 /// [`Network::prune_scores`]'s buffers (see `PRUNE_BUFFERS`).
-type PruneBuffers = (Vec<(u32, f32)>, Vec<f32>, Vec<f32>);
+type PruneBuffers = (Vec<(u32, f32)>, Vec<f32>);
 
 /// The hidden sums of the player on roll's point inputs (the encoding's
 /// first, [`SIDE_POINT_INPUTS`]) of recent evaluations on a thread: every
@@ -98,17 +118,19 @@ struct Prefixes {
 }
 
 /// One prefix: whose it is ([`Network::id`], and whether of its race
-/// network), its inputs and their hidden sums.
+/// network), its inputs and their hidden sums (float, or the int16 layer's
+/// integers where the network has one).
 #[derive(Default)]
 struct Prefix {
     owner: Option<(u64, bool)>,
     inputs: Vec<(u32, f32)>,
     sums: Vec<f32>,
+    quantized: Vec<i32>,
 }
 
 impl Prefixes {
-    /// The hidden sums of `head` for `owner`'s network `net`, kept or added.
-    fn sums(&mut self, owner: (u64, bool), net: &Mlp, head: &[(u32, f32)]) -> &[f32] {
+    /// The prefix of `head` for `owner`'s network, kept or made by `fill`.
+    fn get(&mut self, owner: (u64, bool), head: &[(u32, f32)], fill: impl FnOnce(&mut Prefix)) -> &Prefix {
         let k = match self.slots.iter().position(|p| p.owner == Some(owner) && p.inputs.as_slice() == head) {
             Some(k) => k,
             None => {
@@ -118,11 +140,11 @@ impl Prefixes {
                 p.owner = Some(owner);
                 p.inputs.clear();
                 p.inputs.extend_from_slice(head);
-                net.hidden_sums(head, &mut p.sums);
+                fill(p);
                 k
             }
         };
-        &self.slots[k].sums
+        &self.slots[k]
     }
 }
 
@@ -132,8 +154,8 @@ thread_local! {
     /// The network evaluations' shared prefixes of hidden sums.
     static PREFIXES: RefCell<Prefixes> = RefCell::new(Prefixes::default());
     /// The pruning network's: inputs (the first sibling's, then each one's
-    /// difference to it), the first one's hidden sums and a sibling's.
-    static PRUNE_BUFFERS: RefCell<PruneBuffers> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+    /// difference to it) and the first one's hidden sums.
+    static PRUNE_BUFFERS: RefCell<PruneBuffers> = const { RefCell::new((Vec::new(), Vec::new())) };
 }
 
 impl Evaluator for Network {
@@ -151,8 +173,9 @@ impl Evaluator for Network {
     /// are judged by the race network, which the pruner was not trained on).
     /// The positions are a roll's plays, so the hidden sums of each come
     /// from those of the first and the raw inputs that differ
-    /// ([`Mlp::hidden_sums_plus`]): a deterministic function of the batch,
-    /// within 1e-5 of evaluating each on its own.
+    /// ([`Mlp::outputs_from_sums_plus`], one fused pass each): a
+    /// deterministic function of the batch, within 1e-5 of evaluating each
+    /// on its own.
     fn prune_scores(&self, positions: &[Position], out: &mut Vec<f32>) -> bool {
         let Some(pruner) = &self.pruner else { return false };
         if positions.iter().any(|p| p.is_race()) {
@@ -160,7 +183,7 @@ impl Evaluator for Network {
         }
         out.clear();
         PRUNE_BUFFERS.with(|b| {
-            let (inputs, base, sums) = &mut *b.borrow_mut();
+            let (inputs, base) = &mut *b.borrow_mut();
             let Some(first) = positions.first() else { return };
             encode_sparse(first, pruner.inputs, inputs);
             pruner.hidden_sums(inputs, base);
@@ -168,8 +191,7 @@ impl Evaluator for Network {
             let first = RawBase::new(first);
             for pos in &positions[1..] {
                 raw_difference(&first, pos, inputs);
-                pruner.hidden_sums_plus(base, inputs, sums);
-                out.push(Evaluation::new(pruner.outputs_from_sums(sums)).equity());
+                out.push(Evaluation::new(pruner.outputs_from_sums_plus(base, inputs)).equity());
             }
         });
         true
@@ -193,8 +215,20 @@ impl Network {
                     let net = self.net_for(pos);
                     encode_sparse(pos, net.inputs, active);
                     let (head, rest) = active.split_at(active.partition_point(|&(i, _)| (i as usize) < SIDE_POINT_INPUTS));
-                    let owner = (self.id, !std::ptr::eq(net, &self.net));
-                    put(Evaluation::new(net.evaluate_sparse_after(prefixes.sums(owner, net, head), rest)));
+                    let race = !std::ptr::eq(net, &self.net);
+                    let out = match &self.quantized {
+                        Some(q) if !race => {
+                            let prefix = prefixes.get((self.id, race), head, |p| {
+                                p.quantized.clear();
+                                p.quantized.resize(net.hidden, 0);
+                                q.add_sums(head, &mut p.quantized);
+                            });
+                            q.evaluate_after(net, &prefix.quantized, rest)
+                        }
+                        _ => net
+                            .evaluate_sparse_after(&prefixes.get((self.id, race), head, |p| net.hidden_sums(head, &mut p.sums)).sums, rest),
+                    };
+                    put(Evaluation::new(out));
                 }
             })
         })
@@ -222,7 +256,14 @@ mod tests {
         let bg = Rules::backgammon();
         let contact = shipped::network(Variant::Backgammon).clone();
         let race_net = Mlp::new(contact.inputs, 8, 5);
-        let net = Network { net: contact.clone(), race: Some(race_net.clone()), pruner: None, name: "test".into(), id: new_id() };
+        let net = Network {
+            net: contact.clone(),
+            race: Some(race_net.clone()),
+            pruner: None,
+            quantized: None,
+            name: "test".into(),
+            id: new_id(),
+        };
         let mut mine = [0i64; 25];
         let mut theirs = [0i64; 25];
         mine[8] = 10;
@@ -330,14 +371,27 @@ mod tests {
         for variant in [Variant::Backgammon, Variant::Nardy, Variant::GulBara] {
             let net = Network::shipped(variant);
             let other = Network::from_mlp(Mlp::new(net.net.inputs, net.net.hidden, 3), "other");
+            // The int16 layer's prefixes too: its whole pass's bits (the race network stays float).
+            let int16 = Network::shipped(variant).with_int16();
+            let q = int16.quantized.as_ref().expect("an int16 layer");
+            let whole_int16 = |pos: &Position| {
+                let mut x = Vec::new();
+                encode_sparse(pos, int16.net_for(pos).inputs, &mut x);
+                match pos.is_race() && int16.race.is_some() {
+                    true => int16.net_for(pos).evaluate_sparse(&x).map(f32::to_bits),
+                    false => q.evaluate_after(&int16.net, &vec![0; int16.net.hidden], &x).map(f32::to_bits),
+                }
+            };
             let (mut plays, mut seen, mut hits) = (Vec::new(), 0, 0);
             for (node, _, _) in crate::bench::bench_positions(variant).into_iter().take(4) {
                 for (d1, d2, _) in crate::dice::ROLLS {
                     movegen.legal_moves(&node, d1, d2, &mut plays);
                     let replies: Vec<Position> = plays.iter().map(|m| m.position.flip()).collect();
-                    let mut batch = Vec::new();
+                    let (mut batch, mut batch_int16) = (Vec::new(), Vec::new());
                     net.evaluate_batch(&replies, &mut batch);
-                    for (pos, e) in replies.iter().zip(&batch) {
+                    int16.evaluate_batch(&replies, &mut batch_int16);
+                    for ((pos, e), q) in replies.iter().zip(&batch).zip(&batch_int16) {
+                        assert_eq!(q.to_array().map(f32::to_bits), whole_int16(pos), "{variant:?}");
                         assert_eq!(e.to_array().map(f32::to_bits), whole(net.net_for(pos), pos), "{variant:?}");
                         assert_eq!(other.evaluate(pos).to_array().map(f32::to_bits), whole(&other.net, pos), "{variant:?}");
                         assert_eq!(net.evaluate(pos), *e);

@@ -127,7 +127,7 @@ const WEIGHTED_ROLLS: [(u8, u8, u32); 21] = {
 };
 
 fn weighted_rolls() -> impl Iterator<Item = (u8, u8, u32)> {
-    WEIGHTED_ROLLS.into_iter()
+    WEIGHTED_ROLLS.iter().copied()
 }
 
 /// The longest run of set bits in a mask, without wrapping.
@@ -160,44 +160,54 @@ fn blots_within_direct_range(pos: &Position) -> u32 {
     exposed
 }
 
-/// Landing points of one roll for checkers starting on `from`, moving up the
-/// point mask, never landing on `closed`; `max_steps` limits how many dice one
-/// checker may use (checkers entering from the bar may have to stop).
-fn landings_up(from: u32, (d1, d2): (u8, u8), closed: u32, max_steps: u32) -> u32 {
-    let open = BOARD & !closed;
-    if d1 == d2 {
-        let mut x = from;
-        let mut reached = 0;
-        for _ in 0..max_steps {
-            x = (x << d1) & open;
-            reached |= x;
-        }
-        return reached;
-    }
-    let a = (from << d1) & open;
-    let b = (from << d2) & open;
-    if max_steps < 2 {
-        return a | b;
-    }
-    a | b | ((a << d2) & open) | ((b << d1) & open)
+/// Where the checkers of a point mask land with the dice on the points not
+/// `closed`, moving up the point mask (`UP`, the opponent's checkers) or down
+/// it (mine; landing at or below bit 0 is not counted: the checker left the
+/// board's points). Each die's single steps are worked out once for the 21
+/// rolls.
+struct Reach<const UP: bool> {
+    /// `single[d]`: the landings of one step of `d` (1..6).
+    single: [u32; 7],
+    open: u32,
 }
 
-/// The same, moving down the mask (my checkers); landing at or below bit 0
-/// is not counted (the checker left the board's points).
-fn landings_down(from: u32, (d1, d2): (u8, u8), closed: u32) -> u32 {
-    let open = BOARD & !closed;
-    if d1 == d2 {
-        let mut x = from;
-        let mut reached = 0;
-        for _ in 0..4 {
-            x = (x >> d1) & open;
-            reached |= x;
+impl<const UP: bool> Reach<UP> {
+    fn new(from: u32, closed: u32) -> Reach<UP> {
+        let open = BOARD & !closed;
+        let mut single = [0; 7];
+        for (d, s) in single.iter_mut().enumerate().skip(1) {
+            *s = Reach::<UP>::step(from, d as u8, open);
         }
-        return reached;
+        Reach { single, open }
     }
-    let a = (from >> d1) & open;
-    let b = (from >> d2) & open;
-    a | b | ((a >> d2) & open) | ((b >> d1) & open)
+
+    #[inline(always)]
+    fn step(x: u32, d: u8, open: u32) -> u32 {
+        if UP {
+            (x << d) & open
+        } else {
+            (x >> d) & open
+        }
+    }
+
+    /// The landing points of one roll; `max_steps` limits how many dice one
+    /// checker may use (checkers entering from the bar may have to stop).
+    #[inline(always)]
+    fn roll(&self, (d1, d2): (u8, u8), max_steps: u32) -> u32 {
+        let (a, b) = (self.single[d1 as usize], self.single[d2 as usize]);
+        if d1 == d2 {
+            let (mut x, mut reached) = (a, a);
+            for _ in 1..max_steps {
+                x = Reach::<UP>::step(x, d1, self.open);
+                reached |= x;
+            }
+            return reached;
+        }
+        if max_steps < 2 {
+            return a | b;
+        }
+        a | b | Reach::<UP>::step(a, d2, self.open) | Reach::<UP>::step(b, d1, self.open)
+    }
 }
 
 /// What the opponent's next roll threatens against my blots.
@@ -226,8 +236,9 @@ fn shots_at_my_blots(pos: &Position) -> Shots {
     let max_steps = if on_bar == 0 { 4 } else { 5 - on_bar.min(4) };
     let mut shots = Shots { hit_rolls: 0, double_hit_rolls: 0, pip_loss: 0.0 };
     let mut pips_lost = 0;
+    let reach = Reach::<true>::new(attackers, closed);
     for (d1, d2, weight) in weighted_rolls() {
-        let hits = landings_up(attackers, (d1, d2), closed, max_steps) & blots;
+        let hits = reach.roll((d1, d2), max_steps) & blots;
         if hits != 0 {
             shots.hit_rolls += weight;
             // The blot nearest my home loses the most ground: it restarts from 25.
@@ -336,10 +347,8 @@ fn back_checker_escapes(pos: &Position) -> u32 {
         return 36;
     }
     let beyond = (1u32 << blockers.trailing_zeros()) - 1;
-    weighted_rolls()
-        .filter(|&(d1, d2, _)| landings_down(1 << rear, (d1, d2), their_points) & beyond != 0)
-        .map(|(_, _, weight)| weight)
-        .sum()
+    let reach = Reach::<false>::new(1 << rear, their_points);
+    weighted_rolls().filter(|&(d1, d2, _)| reach.roll((d1, d2), 4) & beyond != 0).map(|(_, _, weight)| weight).sum()
 }
 
 /// The chance that I fail to enter a checker from the bar this roll (0 when
@@ -450,6 +459,63 @@ mod tests {
         let free = position(&[(6, 15)], &[(3, 15)]);
         assert_eq!(forward_anchor(&free), 0);
         assert_eq!(trapped_checkers(&free), 0.0);
+    }
+
+    // The landings as first written, one roll at a time: the reference for [`Reach`].
+    /// Landing points of one roll for checkers starting on `from`, moving up the
+    /// point mask, never landing on `closed`; `max_steps` limits how many dice one
+    /// checker may use (checkers entering from the bar may have to stop).
+    fn landings_up(from: u32, (d1, d2): (u8, u8), closed: u32, max_steps: u32) -> u32 {
+        let open = BOARD & !closed;
+        if d1 == d2 {
+            let mut x = from;
+            let mut reached = 0;
+            for _ in 0..max_steps {
+                x = (x << d1) & open;
+                reached |= x;
+            }
+            return reached;
+        }
+        let a = (from << d1) & open;
+        let b = (from << d2) & open;
+        if max_steps < 2 {
+            return a | b;
+        }
+        a | b | ((a << d2) & open) | ((b << d1) & open)
+    }
+
+    /// The same, moving down the mask (my checkers); landing at or below bit 0
+    /// is not counted (the checker left the board's points).
+    fn landings_down(from: u32, (d1, d2): (u8, u8), closed: u32) -> u32 {
+        let open = BOARD & !closed;
+        if d1 == d2 {
+            let mut x = from;
+            let mut reached = 0;
+            for _ in 0..4 {
+                x = (x >> d1) & open;
+                reached |= x;
+            }
+            return reached;
+        }
+        let a = (from >> d1) & open;
+        let b = (from >> d2) & open;
+        a | b | ((a >> d2) & open) | ((b >> d1) & open)
+    }
+
+    #[test]
+    fn reach_gives_the_landings_of_every_roll_as_first_written() {
+        let mut rng = crate::dice::Dice::training(23);
+        let mask = |rng: &mut crate::dice::Dice| (0..26).fold(0u32, |m, b| if rng.below(4) == 0 { m | 1 << b } else { m });
+        for _ in 0..20_000 {
+            let (from, closed) = (mask(&mut rng), mask(&mut rng));
+            let (up, down) = (Reach::<true>::new(from, closed), Reach::<false>::new(from, closed));
+            for (d1, d2, _) in weighted_rolls() {
+                for steps in 1..=4 {
+                    assert_eq!(up.roll((d1, d2), steps), landings_up(from, (d1, d2), closed, steps), "{from:#x} {closed:#x} {d1}-{d2}");
+                }
+                assert_eq!(down.roll((d1, d2), 4), landings_down(from, (d1, d2), closed), "{from:#x} {closed:#x} {d1}-{d2}");
+            }
+        }
     }
 
     /// [`containment`] as first written: every roll walked from every point.

@@ -34,7 +34,7 @@ pub fn sigmoid(x: f32) -> f32 {
 }
 
 /// Lanes of the output sums in [`Mlp::evaluate_sparse`].
-const LANES: usize = 8;
+pub(crate) const LANES: usize = 8;
 
 /// The logistic function with `exp` by Cephes' single-precision polynomial:
 /// plain multiplies and adds (no fused ones) and a round to even, so a loop
@@ -49,7 +49,7 @@ pub fn fast_sigmoid(x: f32) -> f32 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn sigmoid_avx2(x: std::arch::x86_64::__m256) -> std::arch::x86_64::__m256 {
+pub(crate) unsafe fn sigmoid_avx2(x: std::arch::x86_64::__m256) -> std::arch::x86_64::__m256 {
     use std::arch::x86_64::*;
     let one = _mm256_set1_ps(1.0);
     let x = _mm256_xor_ps(x, _mm256_set1_ps(-0.0));
@@ -317,6 +317,79 @@ impl Mlp {
         self.add_sparse(difference, sums);
     }
 
+    /// [`Mlp::outputs_from_sums`] of the sums [`Mlp::hidden_sums_plus`] makes
+    /// from `base` and `difference`, in one pass: eight hidden units at a
+    /// time, their sums kept in a register from `base` through the changed
+    /// inputs (in the order given) to their sigmoids and share of the outputs,
+    /// never stored. Each sum adds the same terms in the same order and the
+    /// outputs sum the same lanes in the same order, so the same bits (tested):
+    /// the pruning network's pass over the sibling plays of a roll.
+    pub fn outputs_from_sums_plus(&self, base: &[f32], difference: &[(u32, f32)]) -> [f32; OUTPUTS] {
+        assert_eq!(base.len(), self.hidden, "one partial sum per hidden unit");
+        assert!(difference.iter().all(|&(i, _)| (i as usize) < self.inputs), "inputs of the network");
+        #[cfg(target_arch = "x86_64")]
+        if self.hidden.is_multiple_of(LANES) && std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been checked to have AVX2; the shapes are checked above.
+            return unsafe { self.outputs_from_sums_plus_avx2(base, difference) };
+        }
+        let mut sums = Vec::with_capacity(self.hidden);
+        self.hidden_sums_plus(base, difference, &mut sums);
+        self.outputs_from_sums_plain(&sums)
+    }
+
+    /// [`Mlp::outputs_from_sums_plus`] in AVX2 intrinsics (the caller checks
+    /// that `hidden` is a multiple of [`LANES`], `base` has `hidden` sums and
+    /// every input index is below `inputs`): blocks of four registers where
+    /// the shape allows, so each changed input is read once a block.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn outputs_from_sums_plus_avx2(&self, base: &[f32], difference: &[(u32, f32)]) -> [f32; OUTPUTS] {
+        if self.hidden.is_multiple_of(4 * LANES) {
+            self.sibling_blocks_avx2::<4>(base, difference)
+        } else if self.hidden.is_multiple_of(2 * LANES) {
+            self.sibling_blocks_avx2::<2>(base, difference)
+        } else {
+            self.sibling_blocks_avx2::<1>(base, difference)
+        }
+    }
+
+    /// [`Mlp::outputs_from_sums_plus_avx2`] with `N` registers (`N * LANES`
+    /// hidden units, which divides `hidden`) a block. Per unit: the same
+    /// adds in the same order; per output lane: the units in the same order.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn sibling_blocks_avx2<const N: usize>(&self, base: &[f32], difference: &[(u32, f32)]) -> [f32; OUTPUTS] {
+        use std::arch::x86_64::*;
+        let (w1, w2, hidden) = (self.w1.as_ptr(), self.w2.as_ptr(), self.hidden);
+        let mut acc = [_mm256_setzero_ps(); OUTPUTS];
+        for b in 0..hidden / (N * LANES) {
+            let first = b * N * LANES;
+            // In bounds: first + N * LANES <= hidden, i < inputs.
+            let mut s = [_mm256_setzero_ps(); N];
+            for (k, sk) in s.iter_mut().enumerate() {
+                *sk = _mm256_loadu_ps(base.as_ptr().add(first + k * LANES));
+            }
+            for &(i, v) in difference {
+                let (w, v) = (w1.add(i as usize * hidden + first), _mm256_set1_ps(v));
+                for (k, sk) in s.iter_mut().enumerate() {
+                    *sk = _mm256_add_ps(*sk, _mm256_mul_ps(v, _mm256_loadu_ps(w.add(k * LANES))));
+                }
+            }
+            for (k, sk) in s.iter().enumerate() {
+                let h = sigmoid_avx2(*sk);
+                for (o, a) in acc.iter_mut().enumerate() {
+                    *a = _mm256_add_ps(*a, _mm256_mul_ps(_mm256_loadu_ps(w2.add(o * hidden + first + k * LANES)), h));
+                }
+            }
+        }
+        let mut lanes = [[0f32; LANES]; OUTPUTS];
+        for (l, a) in lanes.iter_mut().zip(acc) {
+            _mm256_storeu_ps(l.as_mut_ptr(), a);
+        }
+        self.outputs(&lanes)
+    }
+
     /// The outputs from the hidden sums: [`Mlp::evaluate_sparse`]'s second
     /// half (the same bits from the same sums).
     pub fn outputs_from_sums(&self, sums: &[f32]) -> [f32; OUTPUTS] {
@@ -352,7 +425,7 @@ impl Mlp {
     }
 
     #[inline(always)]
-    fn outputs_from_sums_plain(&self, sums: &[f32]) -> [f32; OUTPUTS] {
+    pub(crate) fn outputs_from_sums_plain(&self, sums: &[f32]) -> [f32; OUTPUTS] {
         let mut acc = [[0f32; LANES]; OUTPUTS];
         for (c, chunk) in sums.chunks(LANES).enumerate() {
             let mut h = [0f32; LANES];
@@ -390,7 +463,7 @@ impl Mlp {
 
     /// The output sigmoids ([`fast_sigmoid`]) of the lane sums, each summed in one fixed order.
     #[inline(always)]
-    fn outputs(&self, acc: &[[f32; LANES]; OUTPUTS]) -> [f32; OUTPUTS] {
+    pub(crate) fn outputs(&self, acc: &[[f32; LANES]; OUTPUTS]) -> [f32; OUTPUTS] {
         let mut out = self.b2;
         for (o, a) in out.iter_mut().zip(acc) {
             let s = ((a[0] + a[4]) + (a[1] + a[5])) + ((a[2] + a[6]) + (a[3] + a[7]));
@@ -538,7 +611,7 @@ mod tests {
     #[test]
     fn sums_from_a_sibling_agree_with_sums_from_scratch() {
         let mut rng = crate::dice::Dice::training(13);
-        for hidden in [64, 20] {
+        for hidden in [64, 16, 20] {
             let net = Mlp::new(198, hidden, 6);
             let dense = |rng: &mut crate::dice::Dice| -> Vec<f32> {
                 (0..198).map(|_| if rng.below(3) == 0 { 1.0 + rng.below(4) as f32 * 0.5 } else { 0.0 }).collect()
@@ -560,6 +633,11 @@ mod tests {
                 for (a, b) in sums.iter().zip(&direct) {
                     assert!((a - b).abs() <= 1e-4, "{a} vs {b}");
                 }
+                // The fused sibling pass gives the two-step pass's bits.
+                assert_eq!(
+                    net.outputs_from_sums_plus(&base, &difference).map(f32::to_bits),
+                    net.outputs_from_sums(&sums).map(f32::to_bits)
+                );
                 let (p, q) = (net.outputs_from_sums(&sums), net.outputs_from_sums(&direct));
                 for k in 0..OUTPUTS {
                     assert!((p[k] - q[k]).abs() <= 1e-5);
