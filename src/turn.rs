@@ -261,9 +261,18 @@ impl TurnDriver {
     /// for acey-deucey's 1-2, with the same extra roll, naming `m`'s number
     /// where a play with that name leads there).
     pub fn find(&self, m: &Move) -> Option<usize> {
-        let same = |x: &&Move| x.position == m.position && x.rolls_again == m.rolls_again;
-        let named = self.moves.iter().position(|x| same(&x) && x.named == m.named);
-        named.or_else(|| self.moves.iter().position(|x| same(&x)))
+        // One pass: the play with the same name wins, else the first one
+        // reaching the same position.
+        let mut first_same = None;
+        for (i, x) in self.moves.iter().enumerate() {
+            if x.position == m.position && x.rolls_again == m.rolls_again {
+                if x.named == m.named {
+                    return Some(i);
+                }
+                first_same.get_or_insert(i);
+            }
+        }
+        first_same
     }
 
     /// Plays the legal play leading to the same position as `m`.
