@@ -20,6 +20,12 @@ pub const BACKGAMMON_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2 + 2 * CONTACT_FEATUR
 /// Hand-made backgammon features per side (see [`features`]).
 const CONTACT_FEATURES: usize = features::COUNT;
 pub const NARDY_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2 + 2;
+/// Dutch backgammon's and acey-deucey's inputs: backgammon's, then for each
+/// side whether it has checkers in reserve and how many (a fifteenth each).
+/// Without them the network would have to work the reserve out from the
+/// other counts, and the hand-made features see only the board and the bar.
+pub const RESERVE_GAME_INPUTS: usize = BACKGAMMON_INPUTS + RESERVE_INPUTS;
+const RESERVE_INPUTS: usize = 4;
 /// Backgammon's raw inputs (points, borne-off and pip counts, bars): the
 /// prefix of the encoding a pruning network takes, without the features.
 pub const BACKGAMMON_RAW_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2;
@@ -37,7 +43,9 @@ pub const SIDE_POINT_INPUTS: usize = 24 * 4;
 /// pruning network takes, so that siblings differ in a few of them.
 pub fn raw_input_count(variant: Variant) -> usize {
     match variant {
-        // The reserve games have no network yet (shipped::require_network refuses them).
+        // The reserve games' reserve inputs come last, after the features: no
+        // pruning network of theirs is shipped, and a raw prefix without the
+        // reserve would not tell their siblings apart by it anyway.
         Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => BACKGAMMON_RAW_INPUTS,
         Variant::Nardy | Variant::GulBara => NARDY_RAW_INPUTS,
     }
@@ -45,7 +53,8 @@ pub fn raw_input_count(variant: Variant) -> usize {
 
 pub fn input_count(variant: Variant) -> usize {
     match variant {
-        Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => BACKGAMMON_INPUTS,
+        Variant::Backgammon => BACKGAMMON_INPUTS,
+        Variant::Dutch | Variant::AceyDeucey => RESERVE_GAME_INPUTS,
         Variant::Nardy | Variant::GulBara => NARDY_INPUTS,
     }
 }
@@ -210,6 +219,13 @@ fn encode_with(pos: &Position, limit: usize, mut put: impl FnMut(usize, f32)) {
                 k += CONTACT_FEATURES;
             }
             put(k, pos.is_race() as u8 as f32);
+            if variant.has_reserve() {
+                for side in [ME, THEM] {
+                    let r = pos.reserve(side);
+                    put(k + 1 + 2 * side, (r > 0) as u8 as f32);
+                    put(k + 2 + 2 * side, r as f32 / 15.0);
+                }
+            }
         }
         Variant::Nardy | Variant::GulBara => {
             put(k, pos.all_home(ME) as u8 as f32);
@@ -224,7 +240,7 @@ fn encode_with(pos: &Position, limit: usize, mut put: impl FnMut(usize, f32)) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::Rules;
+    use crate::variant::{Rules, Variant};
 
     #[test]
     fn changed_points_are_the_points_whose_counts_differ() {
@@ -257,11 +273,34 @@ mod tests {
     }
 
     #[test]
+    fn the_reserve_games_end_with_each_sides_reserve() {
+        for rules in [Rules::new(Variant::Dutch), Rules::new(Variant::AceyDeucey)] {
+            let start = Position::start(rules);
+            let mut x = vec![0.0; RESERVE_GAME_INPUTS];
+            encode(&start, &mut x);
+            // Everything in reserve: no point, bar or borne-off input is set.
+            assert_eq!(&x[BACKGAMMON_INPUTS..], &[1.0, 1.0, 1.0, 1.0]);
+            assert!(x[..192].iter().all(|&v| v == 0.0));
+            let mine = [2i64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+            let theirs = [0i64; 25];
+            let p = Position::from_arrays_with_reserve(rules, &mine, &theirs, [3, 15]).unwrap();
+            encode(&p, &mut x);
+            assert_eq!(&x[BACKGAMMON_INPUTS..], &[1.0, 3.0 / 15.0, 1.0, 1.0]);
+            let flipped = p.flip();
+            encode(&flipped, &mut x);
+            assert_eq!(&x[BACKGAMMON_INPUTS..], &[1.0, 1.0, 1.0, 3.0 / 15.0]);
+            let none = Position::from_arrays_with_reserve(rules, &mine, &theirs, [0, 15]).unwrap();
+            encode(&none, &mut x);
+            assert_eq!(&x[BACKGAMMON_INPUTS..], &[0.0, 0.0, 1.0, 1.0]);
+        }
+    }
+
+    #[test]
     fn the_sparse_encoding_is_the_dense_one_without_its_zeros() {
         let mut rng = crate::dice::Dice::training(3);
         let mut movegen = crate::movegen::MoveGen::new();
         let mut plays = Vec::new();
-        for rules in [Rules::backgammon(), Rules::nardy(), Rules::gulbara()] {
+        for rules in [Rules::backgammon(), Rules::nardy(), Rules::gulbara(), Rules::new(Variant::Dutch), Rules::new(Variant::AceyDeucey)] {
             let mut pos = Position::start(rules);
             for _ in 0..60 {
                 let mut dense = vec![0.0; input_count(rules.variant)];

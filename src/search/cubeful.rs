@@ -225,19 +225,16 @@ impl Worker<'_> {
         rolls: u32,
         met: &MatchEquityTable,
     ) -> (Evaluation, Vec<f64>) {
-        let money = mine.iter().flatten().next().is_none_or(|s| s.is_money());
-        let theirs = flipped(mine);
         let choices = self.roll_choices(pos, d1, d2, rolls, false);
         let all: Vec<Position> = choices.iter().flat_map(|c| c.replies.iter().copied()).collect();
         let statics = self.static_evals(&all);
-        let to_mine = |values: Vec<f64>| -> Vec<f64> { values.into_iter().map(|v| other_side(v, money)).collect() };
-        // 0-ply: every reply under all the opponent's states; the opponent
-        // takes its best reply, the mover its best choice.
+        // 0-ply: every reply under all the next roller's states; the
+        // opponent takes its best reply, the mover its best choice.
         let mut scored: Vec<(Evaluation, Vec<f64>, usize)> = self
-            .best_replies_at_zero(&choices, &statics, &theirs, met)
+            .best_replies_at_zero(&choices, &statics, mine, met)
             .into_iter()
             .enumerate()
-            .map(|(k, (e, values))| (e.invert(), to_mine(values), k))
+            .map(|(k, (e, values))| (e, values, k))
             .collect();
         sort_by_equity(&mut scored, |s| s.1[0] as f32);
         if plies == 0 {
@@ -248,62 +245,84 @@ impl Worker<'_> {
         let mut best: Option<(Evaluation, Vec<f64>)> = None;
         for &(_, _, k) in &scored[..kept] {
             // The opponent's choice among its share's results, searched.
-            let (e, values) = self.best_reply_searched(&choices[k].replies, &theirs, plies, rolls, met);
-            let values = to_mine(values);
+            let (e, values) = self.best_reply_searched(&choices[k], mine, plies, rolls, met);
             if best.as_ref().is_none_or(|b| values[0] > b.1[0]) {
-                best = Some((e.invert(), values));
+                best = Some((e, values));
             }
         }
         best.expect("the filter keeps at least one play")
     }
 
-    /// For each choice, the opponent's best reply at 0-ply under `theirs`
-    /// (its first state decides) and that reply's cubeless evaluation;
-    /// `statics` are the replies' static evaluations, choice after choice.
+    /// For each choice, the mover's cubeless evaluation and values under
+    /// `mine` after the opponent's best reply at 0-ply (its first state
+    /// decides); after a 1-2 that rolls again, the mover's own next roll,
+    /// with no double before it. `statics` are the replies' static
+    /// evaluations, choice after choice.
     fn best_replies_at_zero(
         &self,
         choices: &[super::RollChoice],
         statics: &[(Evaluation, bool)],
-        theirs: &[Option<CubeState>],
+        mine: &[Option<CubeState>],
         met: &MatchEquityTable,
     ) -> Vec<(Evaluation, Vec<f64>)> {
+        let theirs = flipped(mine);
         let mut at = 0;
         choices
             .iter()
             .map(|choice| {
+                if choice.rolls_again {
+                    let (reply, e) = (&choice.replies[0], statics[at].0);
+                    at += 1;
+                    return (e, self.leaf_values(reply, &e, mine, true, met));
+                }
                 let mut best: Option<(Evaluation, Vec<f64>)> = None;
                 for reply in &choice.replies {
                     let e = statics[at].0;
                     at += 1;
-                    let values = self.leaf_values(reply, &e, theirs, false, met);
+                    let values = self.leaf_values(reply, &e, &theirs, false, met);
                     if best.as_ref().is_none_or(|b| values[0] > b.1[0]) {
                         best = Some((e, values));
                     }
                 }
-                best.expect("a choice has a reply")
+                let (e, values) = best.expect("a choice has a reply");
+                (e.invert(), to_mover(values, mine))
             })
             .collect()
     }
 
-    /// The opponent's best of `replies`, each searched `plies` deep under
-    /// `theirs` (its first state decides), the roll after `rolls`.
+    /// The mover's cubeless evaluation and values under `mine` after a
+    /// choice whose replies are searched `plies` deep: the opponent's best
+    /// reply under the flipped states (its first state decides), or after
+    /// a 1-2 that rolls again the mover's own next roll, with no double
+    /// before it; the roll after `rolls`.
     fn best_reply_searched(
         &mut self,
-        replies: &[Position],
-        theirs: &[Option<CubeState>],
+        choice: &super::RollChoice,
+        mine: &[Option<CubeState>],
         plies: u8,
         rolls: u32,
         met: &MatchEquityTable,
     ) -> (Evaluation, Vec<f64>) {
+        if choice.rolls_again {
+            return self.cubeful_values(&choice.replies[0], mine, plies, true, rolls + 1, met);
+        }
+        let theirs = flipped(mine);
         let mut best: Option<(Evaluation, Vec<f64>)> = None;
-        for reply in replies {
-            let (e, values) = self.cubeful_values(reply, theirs, plies, false, rolls + 1, met);
+        for reply in &choice.replies {
+            let (e, values) = self.cubeful_values(reply, &theirs, plies, false, rolls + 1, met);
             if best.as_ref().is_none_or(|b| values[0] > b.1[0]) {
                 best = Some((e, values));
             }
         }
-        best.expect("a choice has a reply")
+        let (e, values) = best.expect("a choice has a reply");
+        (e.invert(), to_mover(values, mine))
     }
+}
+
+/// The opponent's values under the flipped states of `mine`, as the mover's.
+fn to_mover(values: Vec<f64>, mine: &[Option<CubeState>]) -> Vec<f64> {
+    let money = mine.iter().flatten().next().is_none_or(|s| s.is_money());
+    values.into_iter().map(|v| other_side(v, money)).collect()
 }
 
 /// The cube decision of the player on roll of `pos` (before its roll) at
@@ -523,36 +542,34 @@ pub fn analyze_cubeful_at(
     rolls: u32,
 ) -> CubefulResult {
     let money = state.is_money();
-    // After my play the opponent is on roll with my cube seen from its side.
-    let theirs = [Some(state.flip())];
+    let mine = [Some(*state)];
     let mut root = Worker::new(evaluator, config);
     let mut choices = root.roll_choices(pos, d1, d2, rolls, true);
     root.resolve_shares(&mut choices, super::root_share_keep(config));
     let all: Vec<Position> = choices.iter().flat_map(|c| c.replies.iter().copied()).collect();
     let statics = root.static_evals(&all);
-    let candidate = |k: usize, e: Evaluation, their_value: f64, ply: u8| {
-        let mine = other_side(their_value, money);
-        let (equity, mwc) = if money { (mine, None) } else { (janowski::mwc_to_equity(mine, state, met), Some(mine)) };
+    let candidate = |k: usize, e: Evaluation, value: f64, ply: u8| {
+        let (equity, mwc) = if money { (value, None) } else { (janowski::mwc_to_equity(value, state, met), Some(value)) };
         CubefulCandidate { play: choices[k].play, cascade: choices[k].part.clone(), evaluation: e, equity, mwc, ply }
     };
     // The opponent's best reply (share result) for each choice, at 0-ply.
     let mut candidates: Vec<(CubefulCandidate, usize)> = root
-        .best_replies_at_zero(&choices, &statics, &theirs, met)
+        .best_replies_at_zero(&choices, &statics, &mine, met)
         .into_iter()
         .enumerate()
-        .map(|(k, (e, values))| (candidate(k, e.invert(), values[0], 0), k))
+        .map(|(k, (e, values))| (candidate(k, e, values[0], 0), k))
         .collect();
     sort_by_equity(&mut candidates, |c| c.0.equity as f32);
     let mut nodes = root.nodes;
     if config.ply > 0 && candidates.len() > 1 {
         let kept = filtered(&candidates, config.root_filter, |c| c.0.equity as f32);
         let (deep, n) = parallel(evaluator, config, kept, |w, j| {
-            let (e, values) = w.best_reply_searched(&choices[candidates[j].1].replies, &theirs, config.ply, rolls, met);
+            let (e, values) = w.best_reply_searched(&choices[candidates[j].1], &mine, config.ply, rolls, met);
             (e, values[0])
         });
         nodes += n;
         for (c, (e, v)) in candidates.iter_mut().zip(deep) {
-            c.0 = candidate(c.1, e.invert(), v, config.ply);
+            c.0 = candidate(c.1, e, v, config.ply);
         }
         candidates[..kept].sort_by(|a, b| b.0.equity.total_cmp(&a.0.equity));
     }
@@ -588,6 +605,36 @@ mod tests {
             assert!((a.decision.no_double - nd).abs() < 1e-12);
             assert!((a.decision.double_take - dt).abs() < 1e-12);
             assert!((a.decision.double_pass - 1.0).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn a_one_two_that_rolls_again_keeps_the_cube_with_the_mover_and_no_double_before_it() {
+        // After an acey-deucey 1-2 played in full the mover rolls again under
+        // the same cube, with no double before that roll (RULES.md 5.2).
+        let mut pos = Position::start(Rules::acey_deucey());
+        for (d1, d2) in [(6, 5), (4, 3), (6, 6), (5, 2)] {
+            let plays = crate::movegen::legal_moves(&pos, d1, d2).unwrap();
+            pos = plays[plays.len() / 2].position.flip();
+        }
+        let ev = Heuristic::new(Variant::AceyDeucey);
+        let met = MatchEquityTable::kazaross_xg2();
+        for state in [CubeState::money(), CubeState { value: 2, owner: Owner::Me, ..CubeState::money() }] {
+            let r = analyze_cubeful(&ev, &config(0, 1), met, &pos, 1, 2, &state);
+            let again: Vec<_> = r.candidates.iter().filter(|c| c.play.rolls_again).collect();
+            assert!(!again.is_empty());
+            for c in again {
+                let after = c.play.position;
+                let e = crate::eval::static_evaluation(&ev, &after, true).0;
+                let own = janowski::cubeful(&Chances::from(&e), &state, met, efficiency(&after));
+                assert!((c.equity - own).abs() < 1e-9, "{} vs {own}", c.equity);
+            }
+            // 1-ply: the best play's value is the mover's own next roll from
+            // there, searched as a cube decision's no-double branch is.
+            let best = &analyze_cubeful(&ev, &config(1, 1), met, &pos, 1, 2, &state).candidates[0];
+            assert!(best.play.rolls_again && best.ply == 1);
+            let deep = cube_decision(&ev, &config(1, 1), met, &best.play.position, &state).decision.no_double;
+            assert!((best.equity - deep).abs() < 1e-6, "{} vs {deep}", best.equity);
         }
     }
 

@@ -464,10 +464,7 @@ impl<'a> Worker<'a> {
         if !(self.config.whole_cascades && cascades(pos.rules(), rolls, d1, d2)) {
             let mut plays = Vec::with_capacity(32);
             self.movegen.legal_moves(pos, d1, d2, &mut plays);
-            return plays
-                .into_iter()
-                .map(|m| RollChoice { play: m, part: None, replies: vec![m.position.flip()], resolved: true })
-                .collect();
+            return plays.into_iter().map(RollChoice::of_play).collect();
         }
         let mut movegen = std::mem::take(&mut self.movegen);
         let keep = self.config.inner_filter.keep.max(2);
@@ -489,6 +486,7 @@ impl<'a> Worker<'a> {
                     replies: vec![part.position.flip()],
                     part: Some(Arc::new(part)),
                     resolved,
+                    rolls_again: false,
                 }
             })
             .collect();
@@ -567,24 +565,25 @@ impl<'a> Worker<'a> {
             .map(|c| {
                 let theirs: Vec<Evaluation> = evaluations.by_ref().take(c.replies.len()).collect();
                 let best = theirs.iter().copied().max_by(|a, b| a.equity().total_cmp(&b.equity())).expect("a reply");
-                (best.invert(), theirs)
+                (c.for_mover(best), theirs)
             })
             .collect()
     }
 
     /// The value of a choice for the mover when its replies are searched
     /// `plies` deep: the opponent's best few by 0-ply (the inner filter),
-    /// searched, the opponent taking the best of them.
+    /// searched, the opponent taking the best of them (after a 1-2 that
+    /// rolls again, the mover's own next roll searched).
     fn deep_choice_value(&mut self, choice: &RollChoice, theirs: &[Evaluation], plies: u8, rolls: u32) -> Evaluation {
         let mut order: Vec<usize> = (0..choice.replies.len()).collect();
         order.sort_by(|&a, &b| theirs[b].equity().total_cmp(&theirs[a].equity()));
         let kept = filtered(&order, self.config.inner_filter, |&k| theirs[k].equity());
-        order[..kept]
+        let best = order[..kept]
             .iter()
             .map(|&k| self.value(&choice.replies[k], plies, rolls + 1))
             .max_by(|a, b| a.equity().total_cmp(&b.equity()))
-            .expect("a reply")
-            .invert()
+            .expect("a reply");
+        choice.for_mover(best)
     }
 
     /// The mover's evaluation after its best play of d1-d2 at 0-ply (no
@@ -597,8 +596,11 @@ impl<'a> Worker<'a> {
         let mut replies = std::mem::take(&mut self.replies);
         self.movegen.legal_moves(pos, d1, d2, &mut plays);
         replies.clear();
-        replies.extend(plays.iter().map(|m| m.position.flip()));
-        if let Some(order) = self.pruned_order(&replies, self.config.prune) {
+        replies.extend(plays.iter().map(next_roller_view));
+        let again = plays.iter().any(|m| m.rolls_again);
+        // The pruning network ranks positions with the opponent on roll: a
+        // roll with plays that roll again is judged in full.
+        if let Some(order) = if again { None } else { self.pruned_order(&replies, self.config.prune) } {
             let kept: Vec<Position> = order.iter().map(|&k| replies[k]).collect();
             replies.clear();
             replies.extend(kept);
@@ -606,7 +608,8 @@ impl<'a> Worker<'a> {
         let best = self
             .static_evals(&replies)
             .into_iter()
-            .map(|(e, _)| e.invert())
+            .enumerate()
+            .map(|(k, (e, _))| if again && plays[k].rolls_again { e } else { e.invert() })
             .max_by(|a, b| a.equity().total_cmp(&b.equity()))
             .expect("a roll has at least one play");
         (self.plays, self.replies) = (plays, replies);
@@ -639,7 +642,7 @@ impl<'a> Worker<'a> {
             return self.leaf_value(pos, d1, d2);
         }
         let mut choices = self.roll_choices(pos, d1, d2, rolls, false);
-        if plies >= 1 && choices.iter().all(|c| c.part.is_none()) {
+        if plies >= 1 && choices.iter().all(|c| c.part.is_none() && !c.rolls_again) {
             let replies: Vec<Position> = choices.iter().map(|c| c.replies[0]).collect();
             if let Some(order) = self.pruned_order(&replies, self.config.prune_filter) {
                 let mut all: Vec<Option<RollChoice>> = choices.into_iter().map(Some).collect();
@@ -667,10 +670,43 @@ pub(crate) struct RollChoice {
     pub part: Option<Arc<CascadePart>>,
     /// Positions with the opponent to roll, from its side: the opponent's
     /// choice among them (more than one only after a cascade's handover).
+    /// After an acey-deucey 1-2 played in full ([`RollChoice::rolls_again`])
+    /// the one position where the mover rolls again, from the mover's side.
     pub replies: Vec<Position>,
     /// Whether `replies` include the opponent's share (always, except for
     /// root cascade parts not yet resolved).
     pub resolved: bool,
+    /// The mover rolls again after this play (acey-deucey's 1-2 played in
+    /// full): its reply is valued as the mover's own, not turned over.
+    pub rolls_again: bool,
+}
+
+impl RollChoice {
+    /// The choice of one ordinary play: where the next roll is made, seen by
+    /// whoever makes it.
+    fn of_play(m: Move) -> RollChoice {
+        RollChoice { play: m, part: None, replies: vec![next_roller_view(&m)], resolved: true, rolls_again: m.rolls_again }
+    }
+
+    /// A reply's value (for whoever rolls there) as the mover's.
+    pub(crate) fn for_mover(&self, reply: Evaluation) -> Evaluation {
+        if self.rolls_again {
+            reply
+        } else {
+            reply.invert()
+        }
+    }
+}
+
+/// The position after a play from the side of the player who rolls next:
+/// the opponent, or the mover itself after an acey-deucey 1-2 played in
+/// full (RULES.md 5.2: that player rolls again).
+pub(crate) fn next_roller_view(m: &Move) -> Position {
+    if m.rolls_again {
+        m.position
+    } else {
+        m.position.flip()
+    }
 }
 
 /// How many of the root's cascade parts get their share played in full.
@@ -874,6 +910,61 @@ mod tests {
         }
         assert!((one_ply.equity() as f64 - sum).abs() < 1e-4, "{} vs {sum}", one_ply.equity());
         assert!((one_ply.win as f64 - win).abs() < 1e-5);
+    }
+
+    /// An acey-deucey position a few plays in, with checkers on the board
+    /// and in reserve on both sides.
+    fn acey_deucey_middle() -> Position {
+        let mut pos = Position::start(Rules::acey_deucey());
+        for (d1, d2) in [(6, 5), (4, 3), (6, 6), (5, 2)] {
+            let plays = legal_moves(&pos, d1, d2).unwrap();
+            pos = plays[plays.len() / 2].position.flip();
+        }
+        pos
+    }
+
+    #[test]
+    fn a_one_two_played_in_full_is_valued_with_the_mover_rolling_again() {
+        // RULES.md 5.2: after the 1, the 2 and the named number the same
+        // player rolls again, so the search values such a play from the
+        // mover's side, not as the opponent's roll.
+        let pos = acey_deucey_middle();
+        let ev = Heuristic::new(Variant::AceyDeucey);
+        let plays = legal_moves(&pos, 1, 2).unwrap();
+        assert!(plays.iter().any(|m| m.rolls_again));
+        let next_roller_value = |m: &Move| {
+            if m.rolls_again {
+                ev.evaluate(&m.position).possible_in(&m.position)
+            } else {
+                let p = m.position.flip();
+                ev.evaluate(&p).possible_in(&p).invert()
+            }
+        };
+        let r = analyze(&ev, &config(0, 1), &pos, 1, 2);
+        assert_eq!(r.candidates.len(), plays.len());
+        for c in &r.candidates {
+            assert!((c.equity - next_roller_value(&c.play).equity()).abs() < 1e-6);
+        }
+        // The 1-ply value averages the mover's best of every roll, the 1-2
+        // valued as above.
+        let (one_ply, _) = evaluate(&ev, &wide(1), &pos);
+        let mut sum = 0.0f64;
+        for (d1, d2, p) in crate::dice::rolls() {
+            let best =
+                legal_moves(&pos, d1.into(), d2.into()).unwrap().iter().map(next_roller_value).map(|e| e.equity()).fold(f32::MIN, f32::max);
+            sum += p * best as f64;
+        }
+        assert!((one_ply.equity() as f64 - sum).abs() < 1e-4, "{} vs {sum}", one_ply.equity());
+        // Deeper, the extra roll is the mover's chance node: a 1-ply look at
+        // a rolls-again play is the 0-ply average of the mover's own rolls.
+        let wide1 = wide(1);
+        let deep = analyze(&ev, &wide1, &pos, 1, 2);
+        let searched: Vec<_> = deep.candidates.iter().filter(|c| c.play.rolls_again && c.ply == 1).collect();
+        assert!(searched.len() > 10);
+        for c in searched {
+            let (own, _) = evaluate(&ev, &wide1, &c.play.position);
+            assert!((c.equity - own.equity()).abs() < 1e-5, "{} vs {}", c.equity, own.equity());
+        }
     }
 
     #[test]

@@ -23,7 +23,7 @@ from tavla_train.paths import DATA, WEIGHTS
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tavla_train td", description=__doc__.splitlines()[0])
-    p.add_argument("--variant", required=True, choices=["backgammon", "nardy", "gulbara"])
+    p.add_argument("--variant", required=True, choices=["backgammon", "nardy", "gulbara", "dutch", "acey_deucey"])
     p.add_argument("--games", type=int, default=200_000)
     p.add_argument("--hidden", type=int, default=64)
     p.add_argument("--seed", type=int, default=1)
