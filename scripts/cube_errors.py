@@ -3,6 +3,14 @@
     python3 scripts/cube_errors.py                    # gnubg rows from the stored labels, tavla at ply 0, 1, 2
     python3 scripts/cube_errors.py --tavla-plies 0,1 --groups
     python3 scripts/cube_errors.py --tavla-plies ""   # gnubg rows only (no tavla needed)
+    python3 scripts/cube_errors.py --attribution      # where tavla's error comes from, by position class
+
+--attribution is a diagnostic, not a score: it feeds tavla's 0-ply cube formulas
+(`_core._cube_decision_from`) with tavla's own 0-ply probabilities, then with gnubg's 0-ply
+probabilities in one of gnubg's position classes at a time (tavla's elsewhere), and prints the
+cube error of each mix beside each class's mean cubeless equity error against the 2-ply
+reference. The error a class's row removes is the share of tavla's error that better
+probabilities in that class would win back; gnubg's numbers are used to measure, never to train.
 
 Errors are in mEq (thousandths of a point, normalized to the current cube; in match play the
 normalized equity gnubg reports, i.e. MWC differences converted by mwc2eq at the score), on
@@ -109,16 +117,65 @@ def tavla_decisions(cases: list[dict], ply: int) -> list[tuple[bool, bool]] | st
     return out
 
 
+def probabilities(entry: dict) -> tuple[float, float, float, float, float]:
+    p = entry["probs"]
+    return (p["win"], p["win_gammon"], p["win_backgammon"], p["lose_gammon"], p["lose_backgammon"])
+
+
+def cubeless_equity(p: tuple[float, ...]) -> float:
+    return 2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4]
+
+
+def attribution(cases: list[dict]) -> None:
+    """Cube error of tavla's 0-ply formulas on mixed probabilities, and cubeless error by class."""
+    import tavla
+    from tavla import _core, formats
+
+    engines = {ply: tavla.Engine("backgammon", ply=ply) for ply in (0, 1)}
+    classes = sorted({c["gnubg_class_name"] for c in cases}, key=lambda k: -sum(c["gnubg_class_name"] == k for c in cases))
+    mixes = ["tavla 0-ply"] + [f"gnubg 0-ply in {k}" for k in classes] + ["gnubg 0-ply everywhere"]
+    cube_error = {m: 0.0 for m in mixes}
+    equity_error: dict[tuple[str, str], list[float]] = {}
+    for case in cases:
+        pos = formats.parse(case["position_id"])["position"]
+        cube = tavla.CubeState(**case["cube"])
+        cls = case["gnubg_class_name"]
+        ref = cubeless_equity(probabilities(case["gnubg"]["2"]))
+        gnubg0 = probabilities(case["gnubg"]["0"])
+        mine = {ply: e.evaluate(pos).probabilities() for ply, e in engines.items()}
+        for name, p in (("tavla 0-ply", mine[0]), ("tavla 1-ply", mine[1]), ("gnubg 0-ply", gnubg0)):
+            equity_error.setdefault((name, cls), []).append(abs(cubeless_equity(p) - ref))
+        for m in mixes:
+            use_gnubg = m == "gnubg 0-ply everywhere" or m == f"gnubg 0-ply in {cls}"
+            d = _core._cube_decision_from(pos, gnubg0 if use_gnubg else mine[0], cube)
+            doubler, taker, _ = score(case, d.should_double, d.should_take)
+            cube_error[m] += doubler + (taker or 0.0)
+    n = len(cases)
+    print(f"cubeless equity error against gnubg 2-ply, mean |difference| (points), by gnubg's class:")
+    print(f"{'class':<10} {'n':>5} {'tavla 0-ply':>12} {'tavla 1-ply':>12} {'gnubg 0-ply':>12}")
+    for k in classes:
+        row = [equity_error[(name, k)] for name in ("tavla 0-ply", "tavla 1-ply", "gnubg 0-ply")]
+        print(f"{k:<10} {len(row[0]):>5} " + " ".join(f"{sum(r) / len(r):>12.4f}" for r in row))
+    print(f"cube error of tavla's 0-ply formulas (mEq per decision, all {n} cases) on the probabilities of:")
+    for m in mixes:
+        print(f"  {m:<26} {1000 * cube_error[m] / n:>8.2f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", type=Path, default=SET)
     parser.add_argument("--tavla-plies", default="0,1,2")
     parser.add_argument("--limit", type=int, default=0, help="only the first N cases")
     parser.add_argument("--groups", action="store_true", help="also one row per cube-state group")
+    parser.add_argument("--attribution", action="store_true",
+                        help="only the diagnostic: tavla's error by position class (see the docstring)")
     args = parser.parse_args()
     with open(args.set) as f:
         doc = json.load(f)
     cases = doc["positions"][: args.limit or None]
+    if args.attribution:
+        attribution(cases)
+        return 0
     print(f"{len(cases)} cube decisions from {args.set.name}, reference {doc.get('reference', 'gnubg 2-ply')};"
           " errors in mEq (normalized to the cube)")
     print(f"{'engine':<14} {'cases':<30} {'n':>5} {'doubler':>9} {'taker':>9} {'total':>9}"

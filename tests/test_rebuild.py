@@ -76,7 +76,7 @@ def test_rebuild_makes_every_shipped_network_from_nothing_with_fixed_seeds(tmp_p
     cmd = [*STAGE, "rebuild", "--scale", "tiny", "--threads", "2", "--out", str(out)]
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr
-    inputs = {"backgammon": 245, "nardy": 200, "gulbara": 200}
+    inputs = {"backgammon": 245, "nardy": 200, "gulbara": 200, "dutch": 249, "acey_deucey": 249}
     for name in rebuild.SHIPPED:
         blob = (out / name).read_bytes()
         variant = name.split("-")[0].split(".")[0]
@@ -101,3 +101,17 @@ def test_rebuild_makes_every_shipped_network_from_nothing_with_fixed_seeds(tmp_p
     assert redo.stdout.count("skipped") == len(rebuild.steps(rebuild.SCALES["tiny"], out, 1, 2)) - 2
     for name, blob in first.items():
         assert (out / name).read_bytes() == blob, name
+
+
+def test_the_reserve_games_train_by_self_play_and_refuse_flat_boards(small_net: bytes) -> None:
+    # Flat boards (n x 2 x 25) hold no reserve, so the stages built on them name the problem;
+    # TD self-play, which brings its own positions, trains both reserve games.
+    for variant in tavla.RESERVE_VARIANTS:
+        with pytest.raises(ValueError, match="hold no reserve"):
+            _coach.nn_selfplay_flat(small_net, variant, 4, 1)
+        with pytest.raises(ValueError, match="hold no reserve"):
+            _coach.nn_encode(variant, np.zeros((1, 2, 25), np.int8).tobytes())
+        net = _coach.td_new_network(variant, 4, 1)
+        trained, games, _turns, _gammons = _coach.td_train(net, variant, 1, 5, 0.1)
+        assert games == 1 and trained != net
+        assert -3.0 <= _coach.td_score_vs_random(trained, variant, 2, 7) <= 3.0

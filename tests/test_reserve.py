@@ -101,14 +101,42 @@ def test_json_carries_the_reserve():
     assert "reserve" not in json.loads(formats.to_json(tavla.Position.start("nardy")))
 
 
-def test_no_network_means_a_clear_refusal():
-    for variant in ("dutch", "acey_deucey"):
-        with pytest.raises(ValueError, match=f"no network is trained for {variant}"):
-            tavla.Engine(variant)
-        with pytest.raises(ValueError, match="no network"):
-            tavla._core.network_probabilities(tavla.Position.start(variant))
-        with pytest.raises(ValueError, match="array layout has no reserve"):
-            tavla.Position.start(variant).legal_positions(3, 1)
+def a_middle_position(variant):
+    """A few plays into a game: checkers on the board and in reserve on both sides."""
+    p = tavla.Position.start(variant)
+    for d1, d2 in ((6, 5), (4, 3), (6, 6), (5, 2)):
+        plays = p.legal_moves(d1, d2)
+        p = plays[len(plays) // 2].position.flip()
+    return p
+
+
+@pytest.mark.parametrize("variant", tavla.RESERVE_VARIANTS)
+def test_the_shipped_networks_evaluate_them(variant):
+    p = a_middle_position(variant)
+    engine = tavla.Engine(variant, ply=0)
+    e = engine.evaluate(p)
+    assert 0.0 < e.win < 1.0
+    # 0-ply is the network's own winning chance (its gammons are capped by its wins).
+    assert tavla._core.network_probabilities(p)[0] == pytest.approx(e.win, abs=1e-6)
+    with pytest.raises(ValueError, match="array layout has no reserve"):
+        p.legal_positions(3, 1)
+
+
+def test_a_one_two_that_rolls_again_is_hinted_from_the_movers_side():
+    # After acey-deucey's 1-2 played in full the same player rolls again, so a hint values that
+    # play by the mover's own chances in the position after it, not as the opponent's roll.
+    p = a_middle_position("acey_deucey")
+    zero = tavla.Engine("acey_deucey", ply=0)
+    hints = zero.hint(p, 1, 2, top=500)
+    assert any(c.move.rolls_again for c in hints)
+    for c in hints:
+        after = c.move.position
+        value = zero.evaluate(after).equity if c.move.rolls_again else -zero.evaluate(after.flip()).equity
+        assert c.equity == pytest.approx(value, abs=1e-5)
+    best = tavla.Engine("acey_deucey", ply=1, threads=1).best_move(p, 1, 2)
+    assert best.rolls_again and best.named is not None
+    # Its notation names the number, so the hint reads as the play it is.
+    assert f" named {best.named}: " in best.notation
 
 
 def test_the_heuristic_evaluates_and_plays_them():

@@ -14,7 +14,7 @@ use tavla::limits;
 use tavla::nn::encoding::check_inputs;
 use tavla::nn::{Mlp, OUTPUTS};
 use tavla::position::Position;
-use tavla::python::{count_arg, net_rules, threads_arg, value_error, whole_arg};
+use tavla::python::{count_arg, flat_board_rules, threads_arg, training_rules, value_error, whole_arg};
 use tavla::variant::{Rules, Variant};
 
 use crate::supervised;
@@ -32,7 +32,7 @@ fn td_new_network<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let hidden: usize = whole_arg(hidden, "hidden")?;
     let seed: u64 = whole_arg(seed, "seed")?;
-    let rules = net_rules(variant, rules)?;
+    let rules = training_rules(variant, rules)?;
     let trainer = TdTrainer::new(rules, hidden.clamp(1, 1024), seed, 0.1);
     Ok(PyBytes::new(py, &trainer.net.to_bytes()))
 }
@@ -53,7 +53,7 @@ fn td_train<'py>(
 ) -> PyResult<(Bound<'py, PyBytes>, usize, usize, usize)> {
     let games = count_arg(games, "games", 0, limits::MAX_GAMES)? as usize;
     let seed: u64 = whole_arg(seed, "seed")?;
-    let rules = net_rules(variant, rules)?;
+    let rules = training_rules(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     if !(0.0..1.0).contains(&trace_decay) {
         return Err(PyValueError::new_err(format!("trace_decay (TD lambda) must be in [0, 1), not {trace_decay}")));
@@ -80,7 +80,7 @@ fn td_score_vs_random(
 ) -> PyResult<f64> {
     let games = count_arg(games, "games", 1, limits::MAX_GAMES)? as usize;
     let seed: u64 = whole_arg(seed, "seed")?;
-    let rules = net_rules(variant, rules)?;
+    let rules = training_rules(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     Ok(py.allow_threads(move || score_against_random(&net, rules, games, seed)))
 }
@@ -141,7 +141,7 @@ fn nn_selfplay_flat<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let count = count_arg(count, "count", 0, limits::MAX_POSITIONS)? as usize;
     let seed: u64 = whole_arg(seed, "seed")?;
-    let rules = net_rules(variant, rules)?;
+    let rules = flat_board_rules(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     let flat = py.allow_threads(|| {
         let mut flat = Vec::with_capacity(count * batch::ROW);
@@ -175,7 +175,7 @@ fn nn_label<'py>(
     if u64::from(ply) > limits::MAX_LABEL_PLY {
         return Err(PyValueError::new_err(format!("labels search at most {} plies, not {ply}", limits::MAX_LABEL_PLY)));
     }
-    let rules = net_rules(variant, rules)?;
+    let rules = flat_board_rules(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     let race = race.map(|race| network_for(race, rules.variant)).transpose()?;
     let positions = positions_from_flat(rules, boards)?;
@@ -204,7 +204,7 @@ fn nn_rollout_labels<'py>(
     let trials = count_arg(trials, "trials", 1, limits::MAX_LABEL_TRIALS)? as usize;
     let seed: u64 = whole_arg(seed, "seed")?;
     let threads = threads_arg(threads, 0)?;
-    let rules = net_rules(variant, rules)?;
+    let rules = flat_board_rules(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     let positions = positions_from_flat(rules, boards)?;
     let labels = py.allow_threads(|| tavla::rollout::rollout_labels(&net, &positions, trials, seed, threads));
@@ -231,7 +231,7 @@ fn nn_train_supervised<'py>(
 ) -> PyResult<(Bound<'py, PyBytes>, Vec<f64>)> {
     let epochs = count_arg(epochs, "epochs", 0, limits::MAX_EPOCHS)? as usize;
     let seed: u64 = whole_arg(seed, "seed")?;
-    let rules = net_rules(variant, rules)?;
+    let rules = flat_board_rules(variant, rules)?;
     let mut net = network_for(network, rules.variant)?;
     let positions = positions_from_flat(rules, boards)?;
     let targets = targets_from_bytes(targets, positions.len())?;
@@ -250,7 +250,7 @@ fn nn_error(
     targets: &[u8],
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<f64> {
-    let rules = net_rules(variant, rules)?;
+    let rules = flat_board_rules(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     let positions = positions_from_flat(rules, boards)?;
     let targets = targets_from_bytes(targets, positions.len())?;
@@ -263,7 +263,7 @@ fn nn_error(
 #[pyfunction]
 #[pyo3(signature = (variant, boards, **rules))]
 fn nn_encode<'py>(py: Python<'py>, variant: &str, boards: &[u8], rules: Option<&Bound<'_, PyDict>>) -> PyResult<Bound<'py, PyBytes>> {
-    let rules = net_rules(variant, rules)?;
+    let rules = flat_board_rules(variant, rules)?;
     let positions = positions_from_flat(rules, boards)?;
     let width = tavla::nn::encoding::input_count(rules.variant);
     let bytes = py.allow_threads(|| {
@@ -297,7 +297,7 @@ fn train_pruner<'py>(
     let games = count_arg(games, "games", 1, limits::MAX_GAMES)? as usize;
     let hidden = count_arg(hidden, "hidden", 1, 1024)? as usize;
     let epochs = count_arg(epochs, "epochs", 0, limits::MAX_EPOCHS)? as usize;
-    let rules = net_rules(variant, None)?;
+    let rules = flat_board_rules(variant, None)?;
     let net = network_for(network, rules.variant)?;
     let race = race.map(|race| network_for(race, rules.variant)).transpose()?;
     let full = tavla::eval::neural::Network::from_mlp(net, "full").with_race(race);

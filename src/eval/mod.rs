@@ -73,19 +73,9 @@ pub fn exact_evaluation(pos: &Position, use_bearoff: bool) -> Option<(Evaluation
 pub fn evaluator_by_name(name: &str, variant: Variant) -> Result<Box<dyn Evaluator>> {
     match name {
         "heuristic" => Ok(Box::new(heuristic::Heuristic::new(variant))),
-        "network" | "net" | "nn" => {
-            crate::nn::shipped::require_network(variant)?;
-            Ok(Box::new(neural::Network::shipped(variant)))
-        }
-        "network-int16" => {
-            crate::nn::shipped::require_network(variant)?;
-            Ok(Box::new(neural::Network::shipped(variant).with_int16()))
-        }
-        other if other.starts_with("network=") => {
-            // Their encoding has no reserve inputs yet, so no file can fit them either.
-            crate::nn::shipped::require_network(variant)?;
-            Ok(Box::new(neural::Network::from_file(&other[8..], variant)?))
-        }
+        "network" | "net" | "nn" => Ok(Box::new(neural::Network::shipped(variant))),
+        "network-int16" => Ok(Box::new(neural::Network::shipped(variant).with_int16())),
+        other if other.starts_with("network=") => Ok(Box::new(neural::Network::from_file(&other[8..], variant)?)),
         "pubeval" if variant == Variant::Backgammon => Ok(Box::new(pubeval::PubEval)),
         "pubeval" => Err(Error::new(format!("pubeval evaluates backgammon only, not {}", variant.name()))),
         "pips" | "fake" => Ok(Box::new(fake::PipCount)),

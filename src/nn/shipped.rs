@@ -4,7 +4,6 @@
 //! (`coach/`): `python -m tavla_train rebuild --scale full` runs the recipe
 //! from nothing (docs/training.md has its stages, seeds and sizes).
 
-use crate::error::{Error, Result};
 use crate::nn::Mlp;
 use crate::variant::Variant;
 use std::sync::OnceLock;
@@ -12,6 +11,9 @@ use std::sync::OnceLock;
 static BACKGAMMON: &[u8] = include_bytes!("../../weights/backgammon.tnn");
 static NARDY: &[u8] = include_bytes!("../../weights/nardy.tnn");
 static GULBARA: &[u8] = include_bytes!("../../weights/gulbara.tnn");
+/// The reserve games' networks (their encoding adds each side's reserve).
+static DUTCH: &[u8] = include_bytes!("../../weights/dutch.tnn");
+static ACEY_DEUCEY: &[u8] = include_bytes!("../../weights/acey_deucey.tnn");
 /// Backgammon's race network, from `python -m tavla_train race`.
 static BACKGAMMON_RACE: &[u8] = include_bytes!("../../weights/backgammon-race.tnn");
 /// The pruning networks, from `python -m tavla_train prune`.
@@ -19,27 +21,18 @@ static BACKGAMMON_PRUNE: &[u8] = include_bytes!("../../weights/backgammon-prune.
 static NARDY_PRUNE: &[u8] = include_bytes!("../../weights/nardy-prune.tnn");
 static GULBARA_PRUNE: &[u8] = include_bytes!("../../weights/gulbara-prune.tnn");
 
-/// Whether a network is shipped for `variant`: not for Dutch backgammon and
-/// acey-deucey, which nobody has trained yet.
-pub fn require_network(variant: Variant) -> Result<()> {
-    match variant {
-        Variant::Backgammon | Variant::Nardy | Variant::GulBara => Ok(()),
-        Variant::Dutch | Variant::AceyDeucey => {
-            Err(Error::new(format!("no network is trained for {}: evaluate it with evaluator=\"heuristic\" (or \"pips\")", variant.name())))
-        }
-    }
-}
-
-/// The shipped network for a variant (parsed once). The caller has checked
-/// [`require_network`]: every surface that reaches here does.
+/// The shipped network for a variant (parsed once): every variant has one.
 pub fn network(variant: Variant) -> &'static Mlp {
-    static NETS: OnceLock<[Mlp; 3]> = OnceLock::new();
-    let nets = NETS.get_or_init(|| [BACKGAMMON, NARDY, GULBARA].map(|bytes| Mlp::from_bytes(bytes).expect("shipped weights are valid")));
+    static NETS: OnceLock<[Mlp; 5]> = OnceLock::new();
+    let nets = NETS.get_or_init(|| {
+        [BACKGAMMON, NARDY, GULBARA, DUTCH, ACEY_DEUCEY].map(|bytes| Mlp::from_bytes(bytes).expect("shipped weights are valid"))
+    });
     match variant {
         Variant::Backgammon => &nets[0],
         Variant::Nardy => &nets[1],
         Variant::GulBara => &nets[2],
-        Variant::Dutch | Variant::AceyDeucey => panic!("{}", require_network(variant).unwrap_err()),
+        Variant::Dutch => &nets[3],
+        Variant::AceyDeucey => &nets[4],
     }
 }
 

@@ -20,7 +20,7 @@ use pyo3::types::{PyBool, PyByteArray, PyDict, PyInt, PyString};
 use crate::batch;
 use crate::error::Error;
 use crate::movegen::{self, Move};
-use crate::notation::format_play;
+use crate::notation::format_move;
 use crate::position::{Position, ME, THEM};
 use crate::variant::{OptionValue, Rules, Variant};
 
@@ -48,12 +48,23 @@ pub fn rules_from_kwargs(variant: &str, kwargs: Option<&Bound<'_, PyDict>>) -> P
     Ok(rules)
 }
 
-/// Rules for a function that needs a network of the variant: the reserve
-/// games are refused, since the networks' encoding has no inputs for the
-/// reserve (and none is shipped). The training bindings use it too.
-pub fn net_rules(variant: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
+/// Rules for a training function that brings its own network (self-play
+/// TD): every variant, shipped network or not.
+pub fn training_rules(variant: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
+    rules_from_kwargs(variant, rules)
+}
+
+/// Rules for a training function on flat boards (n x 2 x 25 counts, the
+/// player on roll first): those boards hold no reserve, so the reserve
+/// games are refused.
+pub fn flat_board_rules(variant: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
     let rules = rules_from_kwargs(variant, rules)?;
-    crate::nn::shipped::require_network(rules.variant).map_err(value_error)?;
+    if rules.variant.has_reserve() {
+        return Err(PyValueError::new_err(format!(
+            "flat boards (n x 2 x 25 counts) hold no reserve: {} networks are trained by self-play (td) only",
+            rules.variant.name()
+        )));
+    }
     Ok(rules)
 }
 
@@ -444,7 +455,7 @@ impl PyMove {
     fn text(&self) -> String {
         match &self.cascade {
             Some(part) => part.notation(),
-            None => format_play(&self.inner.play),
+            None => format_move(&self.inner),
         }
     }
 }

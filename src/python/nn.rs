@@ -5,7 +5,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{count_arg, net_rules, opt_count_arg, opt_whole_arg, threads_arg, value_error};
+use super::{count_arg, opt_count_arg, opt_whole_arg, rules_from_kwargs, threads_arg, value_error};
 use crate::limits;
 
 /// Rolls a position out with the shipped networks of its variant playing both
@@ -24,7 +24,6 @@ fn rollout<'py>(
     let seed: u64 = opt_whole_arg(seed, "seed")?.unwrap_or(0);
     let threads = threads_arg(threads, 0)?;
     let pos = position.inner;
-    crate::nn::shipped::require_network(pos.variant()).map_err(value_error)?;
     let nets = crate::nn::player::Nets::shipped(pos.variant());
     let r = py.allow_threads(|| crate::rollout::rollout(nets, &pos, trials, seed, threads));
     let d = PyDict::new(py);
@@ -50,7 +49,7 @@ fn selfplay_positions(
 ) -> PyResult<Vec<super::PyPosition>> {
     let count = count_arg(count, "count", 0, limits::MAX_POSITIONS)? as usize;
     let seed: u64 = opt_whole_arg(seed, "seed")?.unwrap_or(0);
-    let rules = net_rules(variant, rules)?;
+    let rules = rules_from_kwargs(variant, rules)?;
     let net = crate::nn::shipped::network(rules.variant);
     let positions = py.allow_threads(|| crate::nn::player::selfplay_positions(net, rules, count, seed));
     Ok(positions.into_iter().map(|inner| super::PyPosition { inner }).collect())
@@ -60,7 +59,6 @@ fn selfplay_positions(
 /// without the bear-off tables): the race network's in a backgammon race.
 #[pyfunction]
 fn network_probabilities(position: &super::PyPosition) -> PyResult<[f32; 5]> {
-    crate::nn::shipped::require_network(position.inner.variant()).map_err(value_error)?;
     let nets = crate::nn::player::Nets::shipped(position.inner.variant());
     Ok(crate::nn::player::NetPlayer::with_nets(nets).probabilities(&position.inner))
 }

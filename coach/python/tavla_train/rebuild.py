@@ -16,7 +16,10 @@ interrupted run resumes. The stages, in order:
    output calibration to rollouts: backgammon.tnn, backgammon-race.tnn;
 2. nardy and gul bara: TD self-play (gul bara in four stages at falling
    rates): nardy.tnn, gulbara.tnn;
-3. the three pruning networks, on the rebuilt full networks: VARIANT-prune.tnn.
+3. Dutch backgammon and acey-deucey: the rebuilt backgammon.tnn with the
+   reserve inputs added at zero weight, then TD(0) self-play of each game:
+   dutch.tnn, acey_deucey.tnn;
+4. the three pruning networks, on the rebuilt full networks: VARIANT-prune.tnn.
 
 At the end it prints each network's SHA-256 beside the shipped file's.
 `--install` copies the rebuilt networks over weights/ (rebuild the
@@ -65,6 +68,8 @@ class Scale:
     other_hidden: int  # nardy and gul bara
     nardy_games: int
     gulbara_games: tuple[int, int, int, int]
+    dutch_games: int  # the reserve games' TD, from the rebuilt backgammon.tnn
+    acey_deucey_games: int
     prune: dict[str, tuple[int, int, int]]  # variant -> (games, hidden, epochs)
 
 
@@ -74,13 +79,14 @@ SCALES = {
         bg_hidden=8, bg_td_games=(2, 20, 20), td_chunk=2, race_selfplay=1_000, race_trials=2, race_epochs=2,
         rank_sets=((12, 3), (10, 3), (10, 3)), rank_boundary=(800, 3), rank_hidden=12, rank_epochs=1,
         calibrate_positions=20, calibrate_trials=2, other_hidden=8, nardy_games=40, gulbara_games=(2, 8, 8, 8),
+        dutch_games=4, acey_deucey_games=1,
         prune={"backgammon": (2, 4, 1), "nardy": (2, 4, 1), "gulbara": (2, 4, 1)},
     ),
     "small": Scale(
         bg_hidden=32, bg_td_games=(10_000, 10_000, 5_000), td_chunk=1_000, race_selfplay=10_000, race_trials=8,
         race_epochs=10, rank_sets=((300, 8), (200, 16), (300, 8)), rank_boundary=(5_000, 16), rank_hidden=64,
         rank_epochs=5, calibrate_positions=300, calibrate_trials=8, other_hidden=32, nardy_games=5_000,
-        gulbara_games=(1_500, 1_500, 1_500, 1_500),
+        gulbara_games=(1_500, 1_500, 1_500, 1_500), dutch_games=2_000, acey_deucey_games=500,
         prune={"backgammon": (50, 16, 3), "nardy": (30, 8, 3), "gulbara": (30, 8, 3)},
     ),
     # The shipped recipe (benches/README.md, "Neural networks").
@@ -89,6 +95,7 @@ SCALES = {
         race_trials=72, race_epochs=60, rank_sets=((200_000, 8), (150_000, 16), (200_000, 8)),
         rank_boundary=(2_000_000, 16), rank_hidden=256, rank_epochs=40, calibrate_positions=6_000,
         calibrate_trials=36, other_hidden=64, nardy_games=150_000, gulbara_games=(150_000, 100_000, 100_000, 150_000),
+        dutch_games=20_000, acey_deucey_games=8_000,
         prune={"backgammon": (2_000, 64, 8), "nardy": (1_000, 16, 8), "gulbara": (1_000, 16, 8)},
     ),
 }
@@ -98,7 +105,9 @@ RANK_SET_SEEDS = ((71000213, 1), (5, 2), (3, 3))
 RANK_BOUNDARY_SEEDS = (11, 11)
 # Gul bara's four TD stages: (seed, rate, rate at the end).
 GULBARA_STAGES = ((1, 0.1, 0.02), (3, 0.05, 0.01), (4, 0.02, 0.005), (5, 0.01, 0.002))
-SHIPPED = ["backgammon.tnn", "backgammon-race.tnn", "nardy.tnn", "gulbara.tnn",
+# The reserve games' TD runs from the backgammon network: (seed, chunk of games, rate, rate at the end).
+RESERVE_TD = {"dutch": (1, 2_000, 0.02, 0.005), "acey_deucey": (1, 1_000, 0.05, 0.005)}
+SHIPPED = ["backgammon.tnn", "backgammon-race.tnn", "nardy.tnn", "gulbara.tnn", "dutch.tnn", "acey_deucey.tnn",
            "backgammon-prune.tnn", "nardy-prune.tnn", "gulbara-prune.tnn"]
 
 
@@ -110,12 +119,12 @@ class Step:
 
 
 def td_args(variant: str, games: int, hidden: int, seed: int, rate: float, rate_end: float, chunk: int,
-            out: Path, resume: Path | None = None, trace_decay: float = 0.0) -> list[str]:
+            out: Path, resume: Path | None = None, trace_decay: float = 0.0, add_inputs: bool = False) -> list[str]:
     args = ["--variant", variant, "--games", str(games), "--hidden", str(hidden), "--seed", str(seed),
             "--chunk", str(min(chunk, games)), "--rate", str(rate), "--rate-end", str(rate_end),
             "--lambda", str(trace_decay), "--check-games", "0", "--out", str(out),
             "--checkpoint", str(out.with_suffix(".checkpoint.tnn"))]
-    return args + (["--resume", str(resume)] if resume else [])
+    return args + (["--resume", str(resume)] if resume else []) + (["--add-inputs"] if add_inputs else [])
 
 
 def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
@@ -157,6 +166,12 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
         plan.append(Step(f"gul bara TD(0), stage {k + 1}", target, _bind_td(
             td_args("gulbara", games, s.other_hidden, seed, rate, rate_end, min(chunk, 5_000), target, resume=previous))))
         previous = target
+    for variant, games in (("dutch", s.dutch_games), ("acey_deucey", s.acey_deucey_games)):
+        seed, reserve_chunk, rate, rate_end = RESERVE_TD[variant]
+        target = out / f"{variant}.tnn"
+        plan.append(Step(f"{variant} TD(0) from the backgammon network", target, _bind_td(
+            td_args(variant, games, s.rank_hidden, seed, rate, rate_end, reserve_chunk, target,
+                    resume=out / "backgammon.tnn", add_inputs=True))))
     for variant, (games, hidden, epochs) in s.prune.items():
         target = out / f"{variant}-prune.tnn"
         race_args = ["--race", str(bg_race)] if variant == "backgammon" else []

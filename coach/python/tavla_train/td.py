@@ -19,6 +19,7 @@ from tavla_train import _coach
 from tavla.files import write_atomic
 
 from tavla_train.paths import DATA, WEIGHTS
+from tavla_train.tnn import read_network, with_inputs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,6 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--chunk", type=int, default=2000)
     p.add_argument("--check-games", type=int, default=400, help="games against random per progress line")
     p.add_argument("--resume", type=Path, help="start from this network file instead of random weights")
+    p.add_argument("--add-inputs", action="store_true",
+                   help="with --resume: append the variant's missing inputs at zero weight (a backgammon "
+                        "network starting Dutch backgammon or acey-deucey, whose encoding adds the reserve)")
     p.add_argument("--out", type=Path)
     p.add_argument("--checkpoint", type=Path, help="where each chunk's network is kept (default data/<variant>-h<hidden>-s<seed>.tnn)")
     p.add_argument("--snapshots", type=Path, help="also keep every chunk's network in this folder (for `python -m tavla_train average`)")
@@ -42,6 +46,12 @@ def main(argv: list[str] | None = None) -> int:
     checkpoint = args.checkpoint or DATA / f"{args.variant}-h{args.hidden}-s{args.seed}.tnn"
     checkpoint.parent.mkdir(parents=True, exist_ok=True)
     net = args.resume.read_bytes() if args.resume else _coach.td_new_network(args.variant, args.hidden, args.seed)
+    if args.add_inputs:
+        if not args.resume:
+            p.error("--add-inputs widens a --resume network")
+        # The variant's input count, from the header of a fresh network of it.
+        inputs = read_network(_coach.td_new_network(args.variant, 1, 0))[0].shape[0]
+        net = with_inputs(net, inputs)
     chunks = max(1, args.games // args.chunk)
     if args.snapshots:
         args.snapshots.mkdir(parents=True, exist_ok=True)

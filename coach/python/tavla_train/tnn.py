@@ -50,6 +50,16 @@ def network_bytes(params: list[np.ndarray]) -> bytes:
     return MAGIC + struct.pack("<II", *w1.shape) + b"".join(np.asarray(p, "<f4").tobytes() for p in params)
 
 
+def with_inputs(blob: bytes, inputs: int) -> bytes:
+    """The network with `inputs` inputs: new ones appended with zero weights (the network
+    judges as before until training moves them), never fewer than it has."""
+    w1, b1, w2, b2 = read_network(blob)
+    if inputs < w1.shape[0]:
+        raise SystemExit(f"the network has {w1.shape[0]} inputs: it cannot be cut to {inputs}")
+    w1 = np.vstack([w1, np.zeros((inputs - w1.shape[0], w1.shape[1]), w1.dtype)])
+    return network_bytes([w1, b1, w2, b2])
+
+
 def sigmoid(z: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-z))
 

@@ -95,7 +95,7 @@ def add_engine_position_arguments(p: argparse.ArgumentParser, ply_default: int =
     p.add_argument("position", nargs="?", default="start",
                    help="an XGID, a GNU Backgammon ID (PositionID[:MatchID]), a FIBS board, JSON, "
                         "or 'start' (the default) for the start position of --variant")
-    p.add_argument("--variant", choices=tavla.VARIANTS,
+    p.add_argument("--variant", choices=tavla.VARIANTS + tavla.RESERVE_VARIANTS,
                    help="the variant (for 'start'; a position text names its own, and must agree)")
     add_rule_option(p, "a rule option (for 'start')")
     p.add_argument("--ply", type=int, default=ply_default, help=f"{ply_help} (default {ply_default})")
