@@ -90,7 +90,10 @@ def _position_from_state(
 
 @final
 class Game:
-    """One game of backgammon, long nardy or gul bara: dice, turns, cube, result.
+    """One game of any variant (backgammon, long nardy, gul bara, Dutch backgammon, acey-deucey):
+    dice, turns, cube, result. An acey-deucey 1-2 played in full is followed by an extra roll of the
+    same player (``is_extra_roll``); ``history`` marks it ``"extra": True``, and the 1-2's move with
+    ``"named"`` and ``"rolls_again"``.
 
     Players are 0 and 1. ``phase`` is "opening_roll", "roll", "move",
     "double_offered" or "over"; every action checks it and raises ValueError
@@ -149,6 +152,9 @@ class Game:
         """Gul bara: the (number, moves) still to play by the player to move, the current step first."""
     @property
     def is_last_turn(self) -> bool: ...
+    @property
+    def is_extra_roll(self) -> bool:
+        """Acey-deucey: the player on roll rolls again after a 1-2 played in full (no double before it)."""
     @property
     def rolls(self) -> int: ...
     @property

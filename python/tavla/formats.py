@@ -228,7 +228,8 @@ def write_sgf(games: Any, names: Tuple[str, str] = ("Player 1", "Player 2"), len
 
 
 def read_match_text(text: str) -> dict[str, Any]:
-    """A long nardy or gul bara match text (``write_match_text``'s form: a ``Variation`` tag naming
+    """A long nardy, gul bara, Dutch backgammon or acey-deucey match text (``write_match_text``'s
+    form: a ``Variation`` tag naming
     the variant, a ``Rules`` tag with its options, then ``.mat``-like games, gul bara cascades as
     whole turns), every game replayed through the rules: ``read_mat``'s dict with ``variant`` and
     ``rules`` too (``winner`` is None for a drawn game). ValueError naming the line otherwise."""
@@ -237,7 +238,8 @@ def read_match_text(text: str) -> dict[str, Any]:
 
 def write_match_text(games: Any, names: Tuple[str, str] = ("Player 1", "Player 2"), length: Optional[int] = None,
                      crawford: bool = True) -> str:
-    """The match text of long nardy or gul bara games: a finished ``tavla.Match`` or a list of games
+    """The match text of long nardy, gul bara, Dutch backgammon or acey-deucey games (an acey-deucey
+    1-2 with its named number, its extra roll on the next line): a finished ``tavla.Match`` or a list of games
     of one match (``length``, 0 for money; ``crawford``: whether the match has the Crawford rule),
     as ``write_mat`` takes them; player 0 first."""
     length, pair, items = _writing(games, names, length)

@@ -14,7 +14,7 @@ use crate::formats::{self, record};
 use crate::game::matches::Match;
 use crate::game::players::{play_out, simulate, Strategy};
 use crate::game::{Cube, CubeRules, Event, Game, GameResult, Snapshot, Stakes};
-use crate::notation::format_play;
+use crate::notation::format_named;
 use crate::parallel::par_map;
 use crate::variant::Variant;
 
@@ -69,17 +69,26 @@ fn event_dict<'py>(py: Python<'py>, e: &Event) -> PyResult<Bound<'py, PyDict>> {
             d.set_item("type", "begin")?;
             d.set_item("starter", starter)?;
         }
-        Event::Roll { player, dice } => {
+        Event::Roll { player, dice, extra } => {
             d.set_item("type", "roll")?;
             d.set_item("player", player)?;
             d.set_item("dice", (dice[0], dice[1]))?;
+            if *extra {
+                d.set_item("extra", true)?;
+            }
         }
-        Event::Move { player, play, step } => {
+        Event::Move { player, play, step, named, rolls_again } => {
             d.set_item("type", "move")?;
             d.set_item("player", player)?;
-            d.set_item("play", format_play(play))?;
+            d.set_item("play", format_named(play, *named))?;
             if let Some((die, count)) = step {
                 d.set_item("step", (die, count))?;
+            }
+            if let Some(n) = named {
+                d.set_item("named", n)?;
+            }
+            if *rolls_again {
+                d.set_item("rolls_again", true)?;
             }
         }
         Event::Double { player } | Event::Take { player } | Event::Beaver { player } | Event::Pass { player } => {
@@ -137,7 +146,8 @@ fn strategies(players: (String, String)) -> PyResult<[Strategy; 2]> {
     Ok([Strategy::parse(&players.0).map_err(value_error)?, Strategy::parse(&players.1).map_err(value_error)?])
 }
 
-/// One game of backgammon, long nardy or gul bara, with its dice, cube and result.
+/// One game of any variant (backgammon, long nardy, gul bara, Dutch
+/// backgammon, acey-deucey), with its dice, cube and result.
 #[pyclass(name = "Game", module = "tavla")]
 #[derive(Clone)]
 pub struct PyGame {
@@ -282,6 +292,12 @@ impl PyGame {
     #[getter]
     fn is_last_turn(&self) -> bool {
         self.inner.is_last_turn()
+    }
+    /// Acey-deucey: the player on roll rolls again after playing a 1-2 in
+    /// full (its turn goes on: no double before this roll).
+    #[getter]
+    fn is_extra_roll(&self) -> bool {
+        self.inner.is_extra_roll()
     }
     #[getter]
     fn rolls(&self) -> u32 {
@@ -772,7 +788,7 @@ fn _write_sgf(length: &Bound<'_, PyAny>, names: (String, String), crawford_rule:
     formats::sgf::write_sgf(length, [&names.0, &names.1], crawford_rule, &played_games(&games)?).map_err(value_error)
 }
 
-/// Reads a long nardy or gul bara match text: the dict `_read_mat` returns
+/// Reads a match text of any variant but backgammon: the dict `_read_mat` returns
 /// with "variant" and "rules" too ("winner" None for a drawn game).
 #[pyfunction]
 fn _read_match_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
@@ -796,7 +812,7 @@ fn _read_match_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyD
     Ok(d)
 }
 
-/// Writes long nardy or gul bara games of one match (`length` 0: money) as a
+/// Writes games of any variant but backgammon, of one match (`length` 0: money), as a
 /// match text, player 0 first.
 #[pyfunction]
 fn _write_match_text(
