@@ -192,3 +192,32 @@ def test_simulate_games_and_the_heuristic_engine_play_them(variant):
     play_with_engine(game, engine)
     assert game.result["winner"] in (0, 1)
     assert tavla.Game.from_json(game.to_json()).history == game.history
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_tavla_play_plays_them_with_the_heuristic_engine(variant, tmp_path):
+    import io
+    import subprocess
+    import sys
+
+    from tavla.play import play
+
+    out = io.StringIO()
+
+    def read(prompt: str) -> str:  # roll, take every double, and pick the first listed move
+        out.write(prompt + "\n")
+        return "r" if "roll (r)" in prompt else "take" if "take or pass" in prompt else "1"
+
+    save = tmp_path / "game.json"
+    assert play(variant, 0, 5, True, False, {}, out=out, read=read, save=str(save)) == 0
+    text = out.getvalue()
+    assert f"tavla: {variant} against engine." in text  # the heuristic engine, not the greedy fallback
+    assert "reserve 15" in text and ("wins" in text or "win" in text)
+    if variant == "acey_deucey":
+        assert "played the 1-2 in full and roll" in text
+    game = tavla.Game.from_json(save.read_text())
+    assert game.is_over and game.variant == variant
+    # The command line offers both variants.
+    cli = subprocess.run([sys.executable, "-m", "tavla", "play", "--variant", variant, "--seed", "1"],
+                         input="quit\n", capture_output=True, text=True, timeout=60)
+    assert cli.returncode == 0 and f"tavla: {variant} against engine." in cli.stdout and "Goodbye" in cli.stdout

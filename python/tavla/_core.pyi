@@ -69,7 +69,8 @@ class Move:
     def rolls_again(self) -> bool:
         """Acey-deucey's 1-2 roll: the named number was played in full, so the player rolls again."""
     @property
-    def notation(self) -> str: ...
+    def notation(self) -> str:
+        """The usual notation ("24/18 13/11"); an acey-deucey 1-2 names its number ("... named 6: ...")."""
     @property
     def handover(self) -> list[tuple[int, int]]:
         """A whole gul bara cascade part: the (die, moves) passed to the opponent."""

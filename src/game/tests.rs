@@ -460,12 +460,10 @@ fn check_extra_rolls(g: &Game) -> usize {
     let mut extra = 0;
     for (k, e) in history.iter().enumerate() {
         match *e {
-            Event::Move { player, named, rolls_again, .. } => {
-                if rolls_again {
-                    assert!(named.is_some(), "event {k}: a play that rolls again names a number");
-                    if let Some(next) = history.get(k + 1) {
-                        assert!(matches!(next, Event::Roll { player: p, extra: true, .. } if *p == player), "event {k}: {next:?}");
-                    }
+            Event::Move { player, named, rolls_again: true, .. } => {
+                assert!(named.is_some(), "event {k}: a play that rolls again names a number");
+                if let Some(next) = history.get(k + 1) {
+                    assert!(matches!(next, Event::Roll { player: p, extra: true, .. } if *p == player), "event {k}: {next:?}");
                 }
             }
             Event::Roll { player, extra: true, .. } => {

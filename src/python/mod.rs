@@ -20,7 +20,7 @@ use pyo3::types::{PyBool, PyByteArray, PyDict, PyInt, PyString};
 use crate::batch;
 use crate::error::Error;
 use crate::movegen::{self, Move};
-use crate::notation::format_play;
+use crate::notation::format_move;
 use crate::position::{Position, ME, THEM};
 use crate::variant::{OptionValue, Rules, Variant};
 
@@ -444,7 +444,8 @@ impl PyMove {
     fn text(&self) -> String {
         match &self.cascade {
             Some(part) => part.notation(),
-            None => format_play(&self.inner.play),
+            // An acey-deucey 1-2 with its named number ("... named 6: ..."), as a game records it.
+            None => format_move(&self.inner),
         }
     }
 }

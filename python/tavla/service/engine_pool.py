@@ -63,7 +63,9 @@ class EnginePool:
         if key in engines:
             engines.move_to_end(key)
         else:
-            engines[key] = tavla.Engine(position.variant, ply=ply, **rules)
+            # No network is trained for the reserve games (Dutch backgammon, acey-deucey): the heuristic plays them.
+            evaluator = "heuristic" if position.variant in tavla.RESERVE_VARIANTS else "network"
+            engines[key] = tavla.Engine(position.variant, ply=ply, evaluator=evaluator, **rules)
             if len(engines) > ENGINES_PER_WORKER:
                 engines.popitem(last=False)
         return engines[key]

@@ -115,7 +115,7 @@ def game_state(game: Any) -> dict[str, Any]:
         moves=[move_out(m) for m in game.legal_moves()] if phase == "move" else [],
         cascade_step=list(step) if step else None, cascade_left=[list(s) for s in game.cascade_left],
         is_cascade_handover=game.is_cascade_handover, rolls=game.rolls, rolls_before=game.rolls_before,
-        over=game.is_over, result=GameResultOut(**result) if result else None)
+        is_extra_roll=game.is_extra_roll, over=game.is_over, result=GameResultOut(**result) if result else None)
 
 
 def play_turn(request: TurnRequest) -> TurnOut:
