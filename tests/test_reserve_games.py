@@ -82,6 +82,13 @@ def test_an_acey_deucey_one_two_names_a_number_and_rolls_again():
     with pytest.raises(ValueError, match="extra roll"):
         game.double()
     assert game.history[-1]["named"] == 6 and game.history[-1]["rolls_again"] is True
+    # The position JSON keeps the extra roll, and a game from it is at the extra roll too.
+    position_json = game.to_position_json()
+    assert json.loads(position_json)["extra_roll"] is True and formats.parse(position_json)["extra_roll"] is True
+    resumed = tavla.Game.from_position(position_json)
+    assert resumed.is_extra_roll and not resumed.may_double and resumed.turn == 0
+    with pytest.raises(ValueError, match="extra roll follows acey-deucey's 1-2 only"):
+        tavla.Game.from_position(json.dumps({**json.loads(position_json), "variant": "dutch"}))
     game.roll((6, 5))
     assert game.history[-1] == {"type": "roll", "player": 0, "dice": (6, 5), "extra": True}
     assert not game.is_extra_roll

@@ -7,6 +7,7 @@ Every answer is checked against the service's published schema."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -49,6 +50,10 @@ def test_an_acey_deucey_one_two_rolls_again(client, openapi):
     assert extra["turn"] == 0 and extra["game"]["events"][-1] == {"type": "roll", "player": 0, "dice": [6, 5], "extra": True}
     after = act(client, openapi, extra, {"play": 0})
     assert (after["turn"], after["phase"], after["is_extra_roll"]) == (1, "roll", False)
+    # A position at the extra roll (as Game.to_position_json writes it) starts a game there.
+    position = json.loads(tavla.Game.from_json(json.dumps(again["game"])).to_position_json())
+    resumed = turn(client, openapi, {"new": {"position": position}})
+    assert resumed["is_extra_roll"] and resumed["turn"] == 0 and resumed["game"]["start"]["position"]["extra_roll"]
     game = tavla.Game.from_json(json.dumps(after["game"]))
     assert game.history[3]["extra"] is True and game.turn == 1  # begin, roll, the 1-2, the extra roll
 
@@ -62,9 +67,16 @@ def test_a_position_with_a_reserve_starts_a_game_and_is_analysed(client, openapi
     assert answer["game"]["start"]["position"]["reserve"] == [13, 14]
     # No early hitting: nothing of player 0 is home, so its 4s may not hit player 1's blot.
     assert all(not any(m["hits"]) for m in answer["moves"])
-    # The engine routes play the reserve games with the heuristic evaluator.
+    # The engine routes play the reserve games with the heuristic evaluator, rollouts too.
     hint = post_checked(client, openapi, "/v1/hint", {"position": position, "dice": [6, 5]})
     assert hint["variant"] == "dutch" and hint["candidates"]
+    job = post_checked(client, openapi, "/v1/rollouts", {"position": position, "trials": 4, "seed": 1, "truncate": 6}, 202)
+    for _ in range(600):
+        done = client.get(f"/v1/rollouts/{job['id']}").json()
+        if done["state"] != "queued" and done["state"] != "running":
+            break
+        time.sleep(0.1)
+    assert done["state"] == "done" and done["done"] == 4
     # A reserve where the variant has none is refused.
     bad = turn(client, openapi, {"new": {"position": {**position, "variant": "backgammon", "rules": {}}}}, 422)
     assert "reserve" in bad["error"]

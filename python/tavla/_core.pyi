@@ -321,6 +321,7 @@ def _write_position(
     beaver: bool,
     max_cube: int,
     names: tuple[str, ...],
+    extra_roll: bool = False,
 ) -> str:
     """One of the forms "xgid", "gnubg", "position_id", "match_id", "fibs", "json" (tavla.formats);
     ``score`` and ``names`` must be pairs (checked: ValueError)."""

@@ -191,6 +191,8 @@ impl Game {
         if s.double_offered {
             game.cube.check_double(s.turn, &s.cube_rules, s.stakes.crawford_game)?;
             game.phase = Phase::DoubleOffered;
+        } else if s.extra_roll {
+            game.board.set_extra_roll();
         } else if let Some(d) = s.dice {
             game.begin_turn(d)?;
         }

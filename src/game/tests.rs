@@ -521,6 +521,16 @@ fn an_acey_deucey_opening_one_two_names_a_number_and_rolls_again() {
     assert_eq!(g.position().reserve(ME), 11);
     assert!(g.check_double().unwrap_err().to_string().contains("extra roll"));
     assert!(g.double().is_err());
+    // A snapshot (and its JSON) keeps the extra roll: a game from it may not double either.
+    let s = Snapshot::of_game(&g);
+    assert!(s.extra_roll);
+    let text = crate::formats::json::snapshot_to_json(&s);
+    assert!(text.contains("\"extra_roll\":true"), "{text}");
+    let again = Game::from_snapshot(&crate::formats::json::snapshot_from_json(&text).unwrap(), g.rolls(), None, 1).unwrap();
+    assert!(again.is_extra_roll() && !again.may_double() && again.turn() == 1);
+    for bad in [Snapshot { dice: Some([6, 5]), ..s }, Snapshot { position: Position::start(Rules::dutch()), ..s }] {
+        assert!(Game::from_snapshot(&bad, 2, None, 1).unwrap_err().to_string().contains("extra roll"));
+    }
     g.roll(Some([6, 5])).unwrap();
     assert!(!g.is_extra_roll());
     g.play(0).unwrap();

@@ -842,7 +842,7 @@ fn _write_match_text(
 
 /// Reads any position form into a dict: position (seen from `turn`), turn,
 /// dice, cube_value, cube_owner, match_length, score, crawford,
-/// double_offered, jacoby, beaver, max_cube.
+/// double_offered, extra_roll, jacoby, beaver, max_cube.
 #[pyfunction]
 fn _parse_position<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
     let s = formats::parse_any(text).map_err(value_error)?;
@@ -856,6 +856,7 @@ fn _parse_position<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDi
     d.set_item("score", (s.stakes.score[0], s.stakes.score[1]))?;
     d.set_item("crawford", s.stakes.crawford_game)?;
     d.set_item("double_offered", s.double_offered)?;
+    d.set_item("extra_roll", s.extra_roll)?;
     d.set_item("jacoby", s.cube_rules.jacoby)?;
     d.set_item("beaver", s.cube_rules.beaver)?;
     d.set_item("max_cube", s.cube_rules.max_value)?;
@@ -865,7 +866,7 @@ fn _parse_position<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDi
 /// Writes a position with its context in one of the forms.
 #[pyfunction]
 #[pyo3(signature = (form, position, turn, dice, cube_value, cube_owner, match_length, score, crawford,
-                    double_offered, jacoby, beaver, max_cube, names))]
+                    double_offered, jacoby, beaver, max_cube, names, extra_roll = false))]
 #[allow(clippy::too_many_arguments)] // one parameter per Python argument
 fn _write_position(
     form: &str,
@@ -882,6 +883,7 @@ fn _write_position(
     beaver: bool,
     max_cube: &Bound<'_, PyAny>,
     names: (String, String),
+    extra_roll: bool,
 ) -> PyResult<String> {
     let turn: usize = whole_arg(turn, "turn")?;
     let cube_value: u32 = whole_arg(cube_value, "cube_value")?;
@@ -897,6 +899,7 @@ fn _write_position(
         cube_rules: cube_rules(true, beaver, jacoby, max_cube)?,
         stakes: Stakes { match_length, score: [score.0, score.1], crawford_game: crawford },
         double_offered,
+        extra_roll,
     };
     s.validate().map_err(value_error)?;
     match form {

@@ -34,6 +34,12 @@ from .config import Settings
 ENGINES_PER_WORKER = 16
 
 
+def evaluator_for(variant: str) -> str:
+    """The evaluator the service's engines use for a variant: its network, or the heuristic for the
+    reserve games (Dutch backgammon, acey-deucey), for which no network is trained."""
+    return "heuristic" if variant in tavla.RESERVE_VARIANTS else "network"
+
+
 class Busy(RuntimeError):
     """Every worker and queue place is taken (answered 503)."""
 
@@ -63,9 +69,7 @@ class EnginePool:
         if key in engines:
             engines.move_to_end(key)
         else:
-            # No network is trained for the reserve games (Dutch backgammon, acey-deucey): the heuristic plays them.
-            evaluator = "heuristic" if position.variant in tavla.RESERVE_VARIANTS else "network"
-            engines[key] = tavla.Engine(position.variant, ply=ply, evaluator=evaluator, **rules)
+            engines[key] = tavla.Engine(position.variant, ply=ply, evaluator=evaluator_for(position.variant), **rules)
             if len(engines) > ENGINES_PER_WORKER:
                 engines.popitem(last=False)
         return engines[key]

@@ -55,7 +55,9 @@ def new_game(new: NewGame) -> Any:
         from tavla import formats
 
         rolls = new.rolls if new.rolls is not None else (0 if start else PAST_FIRST_ROLLS)
-        text = formats.to_json(position, turn=turn, dice=parsed.dice)
+        # Acey-deucey's extra roll after a 1-2 (only a JSON position says it).
+        extra_roll = bool(new.position is not None and new.position.extra_roll)
+        text = formats.to_json(position, turn=turn, dice=parsed.dice, extra_roll=extra_roll)
         return tavla.Game.from_position(text, rolls=rolls, starter=new.starter)
     except ValueError as e:
         raise BadInput(f"new: {e}") from None

@@ -11,6 +11,7 @@ import tavla
 
 from .analyses import JOB_START_ERRORS, add_job_routes, job_out
 from .config import Settings
+from .engine_pool import evaluator_for
 from .jobs import JobStore, Progress
 from .positions import BadInput, parse_source
 from .schemas import JobOut, RolloutRequest
@@ -36,7 +37,7 @@ def add_rollout_routes(app: FastAPI, settings: Settings, jobs: JobStore, respons
         cube = cube_of(request, parsed)
         try:
             rules: dict[str, Any] = dict(position.rules)
-            engine = tavla.Engine(position.variant, ply=0, threads=1, **rules)
+            engine = tavla.Engine(position.variant, ply=0, threads=1, evaluator=evaluator_for(position.variant), **rules)
         except ValueError as e:
             raise BadInput(f"position: {e}") from None
 

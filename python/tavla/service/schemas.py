@@ -26,7 +26,8 @@ Counts24 = Annotated[List[Count], Field(min_length=24, max_length=24)]
 Pair = Annotated[List[Annotated[int, Field(ge=0, le=15)]], Field(min_length=2, max_length=2)]
 
 # The JSON position form's keys beyond the checkers (as ``tavla.formats.parse`` reads them).
-PROJECT_CONTEXT_KEYS = ("turn", "dice", "cube", "cube_rules", "match_length", "score", "crawford", "double_offered")
+PROJECT_CONTEXT_KEYS = ("turn", "dice", "cube", "cube_rules", "match_length", "score", "crawford", "double_offered",
+                        "extra_roll")
 
 
 class JsonCube(Strict):
@@ -68,6 +69,8 @@ class PlainPosition(Strict):
         None, min_length=2, max_length=2, description="the score: [player 0, player 1]")
     crawford: Optional[bool] = None
     double_offered: Optional[bool] = None
+    extra_roll: Optional[bool] = Field(None, description="acey-deucey: the player on roll rolls again after a 1-2 "
+                                       "played in full (no double before this roll)")
     mine: Optional[CountsIn] = Field(
         None, json_schema_extra={"deprecated": True},
         description="deprecated (write checkers and bar): the player on roll's 25 counts in its own numbering "
