@@ -24,8 +24,8 @@ from . import formats, sampling
 from .duel import DuelResult, duel
 
 VARIANTS = ("backgammon", "nardy", "gulbara")
-# Positions, moves, games, matches, records, `tavla play` and the service, with the heuristic evaluator: no network
-# and no web board yet (docs/rules.md sections 4b and 7).
+# Positions, moves, games, matches, records, `tavla play`, the service and the board, with the heuristic evaluator:
+# no network yet (docs/rules.md sections 4b and 7).
 RESERVE_VARIANTS = ("dutch", "acey_deucey")
 
 # The most threads a call may ask for: far more than any machine's cores, and far fewer than would make
