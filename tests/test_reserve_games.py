@@ -228,3 +228,6 @@ def test_tavla_play_plays_them_with_the_heuristic_engine(variant, tmp_path):
     cli = subprocess.run([sys.executable, "-m", "tavla", "play", "--variant", variant, "--seed", "1"],
                          input="quit\n", capture_output=True, text=True, timeout=60)
     assert cli.returncode == 0 and f"tavla: {variant} against engine." in cli.stdout and "Goodbye" in cli.stdout
+    duel = subprocess.run([sys.executable, "-m", "tavla", "duel", "heuristic:0", "random", "--variant", variant,
+                           "--games", "2", "--threads", "1", "--no-progress"], capture_output=True, text=True, timeout=60)
+    assert duel.returncode == 0 and duel.stdout.startswith(f"{variant}: heuristic 0-ply vs random, 2 games")

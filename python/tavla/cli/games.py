@@ -52,7 +52,8 @@ def add_duel_arguments(p: argparse.ArgumentParser) -> None:
         help="random, network[:PLY], network=FILE.tnn[,RACE.tnn][:PLY] (weights files: a network, or a contact and a race network), heuristic[:PLY], pubeval[:PLY], pips[:PLY] or gnubg[:PLY]",
     )
     p.add_argument("player1", help="the opponent, in the same form")
-    p.add_argument("--variant", default="backgammon", choices=tavla.VARIANTS)
+    p.add_argument("--variant", default="backgammon", choices=tavla.VARIANTS + tavla.RESERVE_VARIANTS,
+                   help="dutch and acey_deucey have no network: their players are heuristic, pips or random")
     p.add_argument("--games", type=int, default=100, help="games (rounded up to duplicate pairs)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=0, help="0 = all cores")
