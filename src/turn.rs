@@ -197,6 +197,14 @@ impl TurnDriver {
         }
     }
 
+    /// Between rolls: the player to roll rolls again after a 1-2 (a board set
+    /// up at that moment, as a position text may record it).
+    pub fn set_extra_roll(&mut self) {
+        if self.dice.is_none() {
+            self.extra_roll = true;
+        }
+    }
+
     /// Names who starts, for a board set up before anyone rolled.
     pub fn set_starter(&mut self, starter: usize) {
         self.starter = Some(starter);

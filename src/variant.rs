@@ -49,21 +49,6 @@ impl Variant {
         }
     }
 
-    /// Why games (and matches) of this variant cannot be played yet: the
-    /// reserve games have positions and move generation, but the turn driver
-    /// does not give acey-deucey's 1-2 roll its extra roll, and neither game
-    /// has game records, match files or an engine to play it.
-    pub fn check_games(self) -> Result<()> {
-        if self.has_reserve() {
-            return Err(Error::new(format!(
-                "games of {} are not played yet: its positions and legal moves are (Position.start(\"{}\"), legal_moves)",
-                self.name(),
-                self.name()
-            )));
-        }
-        Ok(())
-    }
-
     /// The backgammon-board games have hitting and a bar; the two nardy games
     /// share a board where both players run the same way round.
     #[inline]

@@ -1,6 +1,6 @@
 """Dutch backgammon and acey-deucey positions through the Python API
 (RULES.md section 5): start, reserve, from_arrays, JSON, pickling, the 1-2
-roll's ``named`` and ``rolls_again``, and the clear refusals."""
+roll's ``named`` and ``rolls_again``, and the clear refusals (games: test_reserve_games.py)."""
 
 from __future__ import annotations
 
@@ -145,12 +145,3 @@ def test_the_heuristic_evaluates_and_plays_them():
     assert 0.0 < engine.evaluate(p).win < 1.0
     best = engine.best_move(p, 6, 5)
     assert best.position.reserve == (13, 15)
-
-
-@pytest.mark.parametrize("variant", ["dutch", "acey_deucey"])
-def test_games_of_the_reserve_variants_are_refused_not_misplayed(variant):
-    # The turn driver does not give acey-deucey's 1-2 its extra roll yet: a game would play it wrong.
-    for make in (lambda: tavla.Game(variant), lambda: tavla.Match(variant, 3),
-                 lambda: tavla.simulate_games(variant, 1)):
-        with pytest.raises(ValueError, match=f"games of {variant} are not played yet"):
-            make()

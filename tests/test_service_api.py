@@ -208,7 +208,7 @@ def test_cascade_step_refuses_bad_input(client, openapi, body, words):
 
 BAD = [
     ({"position": {"variant": "chess"}, "dice": [3, 1]}, 422,
-     "position.variant: Input should be 'backgammon', 'nardy' or 'gulbara'"),
+     "position.variant: Input should be 'backgammon', 'nardy', 'gulbara', 'dutch' or 'acey_deucey'"),
     ({"position": START_BG, "dice": [7, 1]}, 422, "dice.0"),
     ({"position": START_BG, "dice": [0, 1]}, 422, "dice.0"),
     ({"position": START_BG, "dice": [3]}, 422, "dice"),

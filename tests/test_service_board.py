@@ -138,8 +138,32 @@ def test_paste_position_enter_dice_see_moves_drawn_and_play(base, browser):
     browser.find_element(By.ID, "play").click()
     move = tavla.Position.from_arrays("backgammon", mine, theirs).legal_moves(3, 1)[hitting]
     after_mine, after_theirs = move.position.to_arrays()
-    wait(browser, lambda d: board_position(d) == {"bottom": after_mine, "top": after_theirs, "onRoll": "top"})
+    wait(browser, lambda d: board_position(d) == {"bottom": after_mine, "top": after_theirs, "onRoll": "top",
+                                                  "reserve": {"bottom": 0, "top": 0}})
     assert after_theirs[24] == 1  # the hit checker sits on the opponent's bar
+
+
+def test_an_acey_deucey_one_two_is_played_and_rolls_again(base, browser):
+    """Acey-deucey from the start: every checker in reserve (drawn in the tray), a 1-2 listed with its
+    named numbers, and after one played in full the same side rolls again."""
+    open_board(browser, base)
+    Select(browser.find_element(By.ID, "variant")).select_by_value("acey_deucey")
+    wait(browser, lambda d: state(d)["variant"] == "acey_deucey" and state(d)["phase"] == "roll")
+    assert board_position(browser)["reserve"] == {"bottom": 15, "top": 15}
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board text.reserve")) == 2
+    browser.execute_script("window.tavlaBoard.state.riggedDice = [[1, 2]];")
+    browser.find_element(By.ID, "roll").click()
+    expected = [m.notation for m in tavla.Position.start("acey_deucey").legal_moves(1, 2)]
+    wait(browser, lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "#moves li")] == expected)
+    named_six = next(k for k, n in enumerate(expected) if "named 6:" in n)
+    browser.find_elements(By.CSS_SELECTOR, "#moves li")[named_six].click()
+    arrows = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#board path.arrow"))
+    assert arrows[0].get_attribute("data-step").startswith("26/")  # from the reserve
+    browser.find_element(By.ID, "play").click()
+    wait(browser, lambda d: "again" in d.find_element(By.ID, "status").text)
+    s = state(browser)
+    assert s["onRoll"] == "bottom" and s["extraRoll"] and s["phase"] == "roll"
+    assert board_position(browser)["reserve"]["bottom"] < 15
 
 
 def test_hint_button_draws_hints(base, browser):
@@ -153,14 +177,15 @@ def test_hint_button_draws_hints(base, browser):
     assert browser.find_elements(By.CSS_SELECTOR, "#board path.arrow")
 
 
-@pytest.mark.parametrize("variant", ["backgammon", "nardy", "gulbara"])
+@pytest.mark.parametrize("variant", ["backgammon", "nardy", "gulbara", "dutch", "acey_deucey"])
 def test_play_a_few_moves_against_the_engine(base, browser, variant):
     open_board(browser, base)
     Select(browser.find_element(By.ID, "variant")).select_by_value(variant)
     browser.find_element(By.ID, "new-game").click()
     wait(browser, lambda d: state(d)["mode"] == "game" and state(d)["variant"] == variant)
-    start_mine = tavla.Position.start(variant).to_arrays()[0]
-    assert board_position(browser)["bottom"] == start_mine
+    start = tavla.Position.start(variant)
+    assert board_position(browser)["bottom"] == start.to_arrays()[0]
+    assert board_position(browser)["reserve"] == {"bottom": start.reserve[0], "top": start.reserve[1]}
     # Play until the opponent has replied three times (a gul bara cascade may take several plays).
     for _ in range(12):
         if sum(entry.startswith("top:") for entry in state(browser)["log"]) >= 3:
@@ -186,7 +211,8 @@ def test_play_a_few_moves_against_the_engine(base, browser, variant):
     assert state(browser)["engineMode"] == "engine" and label.startswith("vs engine")
     # Every position on the board is a legal one: the service reads it back without complaint.
     pos = board_position(browser)
-    tavla.Position.from_arrays(variant, pos["bottom"], pos["top"])
+    reserve = (pos["reserve"]["bottom"], pos["reserve"]["top"])
+    tavla.Position.from_arrays(variant, pos["bottom"], pos["top"], reserve=reserve if variant in tavla.RESERVE_VARIANTS else None)
     assert "error" not in browser.find_element(By.ID, "status").get_attribute("class")
 
 
@@ -323,7 +349,7 @@ def test_paste_an_xgid(base, browser):
     expected = [m.notation for m in position.legal_moves(5, 2)]
     wait(browser, lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "#moves li")] == expected)
     mine, theirs = position.to_arrays()
-    assert board_position(browser) == {"bottom": mine, "top": theirs, "onRoll": "bottom"}
+    assert board_position(browser) == {"bottom": mine, "top": theirs, "onRoll": "bottom", "reserve": {"bottom": 0, "top": 0}}
     assert state(browser)["dice"] == [5, 2]
     browser.find_elements(By.CSS_SELECTOR, "#moves li")[-1].click()
     assert wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#board path.arrow"))

@@ -1,8 +1,8 @@
 """/v1/turn over a real loopback server: a game one action at a time, carried by its record and played
 by ``tavla.Game`` (the engine's turn driver). A backgammon turn, gul bara cascades with their hand-overs
 (by index, by notation and as the engine's whole part and share), the cascade threshold counted by the
-game, long nardy played to its end, pasted positions, and every kind of bad input; every answer is
-checked against the service's published schema."""
+game, long nardy and Dutch backgammon played to their end, pasted positions, and every kind of bad
+input; every answer is checked against the service's published schema."""
 
 from __future__ import annotations
 
@@ -54,6 +54,7 @@ def same_game(answer, game):
     mine, theirs = game.position.to_arrays()
     assert (answer["phase"], answer["turn"]) == (game.phase, game.turn)
     assert (answer["position"]["mine"], answer["position"]["theirs"]) == (mine, theirs)
+    assert answer["position"]["reserve"] == list(game.position.reserve)
     assert answer["dice"] == (list(game.dice) if game.dice else None)
     assert answer["rolls"] == game.rolls and answer["rolls_before"] == game.rolls_before
     assert answer["cascade_step"] == (list(game.cascade_step) if game.cascade_step else None)
@@ -189,10 +190,11 @@ def test_a_list_of_plays_is_all_or_nothing(client, openapi):
 
 # -- long nardy, to the end ------------------------------------------------------------------------
 
-def test_a_nardy_game_played_to_its_end(client, openapi):
+@pytest.mark.parametrize("variant,kinds", [("nardy", ("oin", "mars", "koks")), ("dutch", ("single", "gammon", "backgammon"))])
+def test_a_game_played_to_its_end(client, openapi, variant, kinds):
     rng = random.Random(7)
-    answer = turn(client, openapi, {"new": {"position": {"variant": "nardy"}}})
-    game = tavla.Game("nardy")
+    answer = turn(client, openapi, {"new": {"position": {"variant": variant}}})
+    game = tavla.Game(variant)
     game.begin(0)
     while not answer["over"]:
         if answer["phase"] == "roll":
@@ -208,7 +210,7 @@ def test_a_nardy_game_played_to_its_end(client, openapi):
     same_game(answer, game)
     assert answer["phase"] == "over" and answer["moves"] == [] and answer["cascade_left"] == []
     assert answer["result"] == game.result and answer["turn"] == game.result["winner"]
-    assert answer["result"]["kind"] in ("oin", "mars", "koks")
+    assert answer["result"]["kind"] in kinds
     # A long game's record is larger than the other routes' body limit, and /v1/turn still takes it.
     assert len(json.dumps(answer["game"])) > MAX_BODY
     error = act(client, openapi, answer, {"roll": [1, 2]}, 422)["error"]

@@ -1,4 +1,4 @@
-"""tavla: an engine for the backgammon family (short backgammon, long nardy, gul bara).
+"""tavla: an engine for the backgammon family (short backgammon, long nardy, gul bara; Dutch backgammon and acey-deucey).
 
 The heavy lifting happens in the Rust extension ``tavla._core``; this package
 adds the friendly pieces around it.
@@ -24,7 +24,8 @@ from . import formats, sampling
 from .duel import DuelResult, duel
 
 VARIANTS = ("backgammon", "nardy", "gulbara")
-# Positions and move generation only, no games yet (docs/rules.md sections 4b and 7).
+# The games with a reserve (docs/rules.md section 4b): positions, moves, games, matches, records, networks,
+# `tavla play`, the service and the board.
 RESERVE_VARIANTS = ("dutch", "acey_deucey")
 
 # The most threads a call may ask for: far more than any machine's cores, and far fewer than would make

@@ -69,7 +69,8 @@ class Move:
     def rolls_again(self) -> bool:
         """Acey-deucey's 1-2 roll: the named number was played in full, so the player rolls again."""
     @property
-    def notation(self) -> str: ...
+    def notation(self) -> str:
+        """The usual notation ("24/18 13/11"); an acey-deucey 1-2 names its number ("... named 6: ...")."""
     @property
     def handover(self) -> list[tuple[int, int]]:
         """A whole gul bara cascade part: the (die, moves) passed to the opponent."""
@@ -90,7 +91,10 @@ def _position_from_state(
 
 @final
 class Game:
-    """One game of backgammon, long nardy or gul bara: dice, turns, cube, result.
+    """One game of any variant (backgammon, long nardy, gul bara, Dutch backgammon, acey-deucey):
+    dice, turns, cube, result. An acey-deucey 1-2 played in full is followed by an extra roll of the
+    same player (``is_extra_roll``); ``history`` marks it ``"extra": True``, and the 1-2's move with
+    ``"named"`` and ``"rolls_again"``.
 
     Players are 0 and 1. ``phase`` is "opening_roll", "roll", "move",
     "double_offered" or "over"; every action checks it and raises ValueError
@@ -149,6 +153,9 @@ class Game:
         """Gul bara: the (number, moves) still to play by the player to move, the current step first."""
     @property
     def is_last_turn(self) -> bool: ...
+    @property
+    def is_extra_roll(self) -> bool:
+        """Acey-deucey: the player on roll rolls again after a 1-2 played in full (no double before it)."""
     @property
     def rolls(self) -> int: ...
     @property
@@ -314,6 +321,7 @@ def _write_position(
     beaver: bool,
     max_cube: int,
     names: tuple[str, ...],
+    extra_roll: bool = False,
 ) -> str:
     """One of the forms "xgid", "gnubg", "position_id", "match_id", "fibs", "json" (tavla.formats);
     ``score`` and ``names`` must be pairs (checked: ValueError)."""

@@ -14,11 +14,13 @@ from ._core import Position
 
 MINE, THEIRS = "●", "○"
 ROWS = 5
+# The variants on short backgammon's board: opposite directions, a bar (and for the last two a reserve).
+BACKGAMMON_BOARD = ("backgammon", "dutch", "acey_deucey")
 
 
 def _their_point_on_my_board(variant: str, k: int) -> int:
     """Where the opponent's point k (its numbering) lies in mine."""
-    if variant == "backgammon":
+    if variant in BACKGAMMON_BOARD:
         return 25 - k
     return k + 12 if k <= 12 else k - 12
 
@@ -66,19 +68,22 @@ def draw(
 
     lines = [numbers(top), " ┌" + "─" * 18 + "┬───┬" + "─" * 18 + "┐"]
     for r in range(ROWS):
-        lines.append(row(top, r, THEIRS if position.variant == "backgammon" and r < bar[1] else ""))
-    middle = "BAR" if position.variant == "backgammon" else ""
+        lines.append(row(top, r, THEIRS if position.variant in BACKGAMMON_BOARD and r < bar[1] else ""))
+    middle = "BAR" if position.variant in BACKGAMMON_BOARD else ""
     lines.append(" │" + " " * 18 + f"│{middle:^3}│" + " " * 18 + "│")
     for r in reversed(range(ROWS)):
-        lines.append(row(bottom, r, MINE if position.variant == "backgammon" and r < bar[0] else ""))
+        lines.append(row(bottom, r, MINE if position.variant in BACKGAMMON_BOARD and r < bar[0] else ""))
     lines.append(" └" + "─" * 18 + "┴───┴" + "─" * 18 + "┘")
     lines.append(numbers(bottom))
     pips = position.pip_count()
+    reserve = position.reserve
     lines.append(
         f" {MINE} {names[0]}: pips {pips[0]}, off {off[0]}"
         + (f", bar {bar[0]}" if bar[0] else "")
+        + (f", reserve {reserve[0]}" if reserve[0] else "")
         + f"   {THEIRS} {names[1]}: pips {pips[1]}, off {off[1]}"
         + (f", bar {bar[1]}" if bar[1] else "")
+        + (f", reserve {reserve[1]}" if reserve[1] else "")
     )
     extra = []
     if dice:

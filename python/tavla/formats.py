@@ -25,7 +25,9 @@ One JSON form names a position everywhere in the package and on the command line
 
 ``checkers[p][i]`` is player p's count on its own point i + 1 (each player in its
 own numbering), ``bar`` and ``off`` per player, ``turn`` the player on roll. Only
-``variant`` and ``checkers`` are required (``src/formats/json.rs`` has the rest).
+``variant`` and ``checkers`` are required (``src/formats/json.rs`` has the rest). Dutch
+backgammon and acey-deucey add ``"reserve": [player 0, player 1]``, and acey-deucey
+``"extra_roll": true`` when the player on roll rolls again after a 1-2 played in full.
 
 The older form ``{"variant", "mine": [25 counts], "theirs": [25 counts], "rules"}``
 (the player on roll first, index 24 the bar) is still read, as ``turn`` 0 with
@@ -49,7 +51,7 @@ def parse(text: str) -> dict[str, Any]:
 
     Returns a dict: ``position`` (seen from ``turn``), ``turn``, ``dice``,
     ``cube_value``, ``cube_owner``, ``match_length``, ``score``, ``crawford``,
-    ``double_offered``, ``jacoby``, ``beaver``, ``max_cube``. Raises
+    ``double_offered``, ``extra_roll``, ``jacoby``, ``beaver``, ``max_cube``. Raises
     ValueError naming what is wrong.
     """
     t = _text(text, "a position").strip()
@@ -146,10 +148,11 @@ def _write(
     beaver: bool = False,
     max_cube: int = 64,
     names: Tuple[str, str] = ("player0", "player1"),
+    extra_roll: bool = False,
 ) -> str:
     return _write_position(
         form, position, turn, dice, cube_value, cube_owner, match_length, tuple(score), crawford,
-        double_offered, jacoby, beaver, max_cube, tuple(names),
+        double_offered, jacoby, beaver, max_cube, tuple(names), extra_roll,
     )
 
 
@@ -188,7 +191,8 @@ def to_fibs(position: Position, names: Tuple[str, str] = ("player0", "player1"),
 
 
 def to_json(position: Position, **context: Any) -> str:
-    """The project's JSON form (every variant; see the module's documentation)."""
+    """The project's JSON form (every variant; see the module's documentation); ``context`` takes
+    what ``to_xgid`` does and ``extra_roll`` (acey-deucey)."""
     return _write("json", position, **context)
 
 
@@ -228,7 +232,8 @@ def write_sgf(games: Any, names: Tuple[str, str] = ("Player 1", "Player 2"), len
 
 
 def read_match_text(text: str) -> dict[str, Any]:
-    """A long nardy or gul bara match text (``write_match_text``'s form: a ``Variation`` tag naming
+    """A long nardy, gul bara, Dutch backgammon or acey-deucey match text (``write_match_text``'s
+    form: a ``Variation`` tag naming
     the variant, a ``Rules`` tag with its options, then ``.mat``-like games, gul bara cascades as
     whole turns), every game replayed through the rules: ``read_mat``'s dict with ``variant`` and
     ``rules`` too (``winner`` is None for a drawn game). ValueError naming the line otherwise."""
@@ -237,7 +242,8 @@ def read_match_text(text: str) -> dict[str, Any]:
 
 def write_match_text(games: Any, names: Tuple[str, str] = ("Player 1", "Player 2"), length: Optional[int] = None,
                      crawford: bool = True) -> str:
-    """The match text of long nardy or gul bara games: a finished ``tavla.Match`` or a list of games
+    """The match text of long nardy, gul bara, Dutch backgammon or acey-deucey games (an acey-deucey
+    1-2 with its named number, its extra roll on the next line): a finished ``tavla.Match`` or a list of games
     of one match (``length``, 0 for money; ``crawford``: whether the match has the Crawford rule),
     as ``write_mat`` takes them; player 0 first."""
     length, pair, items = _writing(games, names, length)

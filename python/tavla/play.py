@@ -19,7 +19,9 @@ from .cube_view import candidate_lines, cube_for_game, decision_lines, game_cube
 from .files import write_atomic
 
 HELP = """commands:
-  <move>      e.g. 24/18 13/11, bar/22*, 6/off(2); or one part at a time
+  <move>      e.g. 24/18 13/11, bar/22*, 6/off(2), reserve/20; or one part
+              at a time; an acey-deucey 1-2 names its number:
+              reserve/24 reserve/23 named 6: 24/18 23/17 reserve/19(2)
   undo        take back the last part of a move being entered
   ?  / moves  list the legal moves (then type a number to pick one)
   hint        the engine's advice: its cube decision before you roll (when
@@ -93,7 +95,9 @@ class EnginePlayer:
             if g.dice is None:
                 raise LookupError("no roll to play")
             best = engine.best_move(g.position, *g.dice, rolls=g.rolls_before, cube=table.cube_for(g.turn))
-            return next(k for k, m in enumerate(moves) if m.position == best.position)
+            # An acey-deucey 1-2 is told apart by its named number too.
+            return next(k for k, m in enumerate(moves)
+                        if m.position == best.position and m.named == best.named and m.rolls_again == best.rolls_again)
         k = self._planned(g, moves)
         if k is None:  # the first step of a part or share (or the plan went astray): choose the whole of it
             part = self.cascade_part(table)
@@ -455,6 +459,7 @@ class Session:
             self.table.play(0)
             m = moves[0]
             self.say("You cannot move." if m.is_pass() else f"Your only move: {m}.")
+            self.extra_roll("You")
             return
         self.show()
         self.say(f"Your move, {self.describe_step(g)}.")
@@ -484,6 +489,7 @@ class Session:
                     self.parts = []
                     self.table.play(k - 1)
                     self.say(f"You play {moves[k - 1]}.")
+                    self.extra_roll("You")
                     return
                 self.say(f"Pick a number from 1 to {len(moves)} (type ? for the list).")
                 continue
@@ -500,6 +506,7 @@ class Session:
             self.parts = []
             played = self.table.game.history[-1]["play"]
             self.say(f"You play {played}.")
+            self.extra_roll("You")
             return
 
     def engine_move(self) -> None:
@@ -509,6 +516,12 @@ class Session:
         label = self.describe_step(g)
         self.table.play(k)
         self.say(f"{self.engine_name.capitalize()} plays {m} ({label}).")
+        self.extra_roll(self.engine_name.capitalize())
+
+    def extra_roll(self, who: str) -> None:
+        """Says so when the play just made was an acey-deucey 1-2 played in full: the same player rolls again."""
+        if self.table.game.is_extra_roll:
+            self.say(f"{who} played the 1-2 in full and roll{'' if who == 'You' else 's'} again.")
 
     # ----- whole game / match -----
 

@@ -187,6 +187,7 @@ pub fn parse(text: &str) -> Result<FibsBoard> {
             Stakes { match_length: length as u32, score: [score[0] as u32, score[1] as u32], crawford_game }
         },
         double_offered: was_doubled == 1,
+        extra_roll: false,
     };
     let snapshot = if snapshot.turn != player { Snapshot { position: snapshot.position.flip(), ..snapshot } } else { snapshot };
     snapshot.validate()?;

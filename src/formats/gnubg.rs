@@ -257,6 +257,7 @@ pub fn parse_gnubg_id(text: &str) -> Result<Snapshot> {
         cube_rules: CubeRules { max_value: (1u32 << m.cube_log2).max(64), ..CubeRules::default() },
         stakes: Stakes { match_length: m.match_length as u32, score: [m.score[0] as u32, m.score[1] as u32], crawford_game: m.crawford },
         double_offered: m.double_offered,
+        extra_roll: false,
     };
     s.validate().map_err(|e| Error::new(format!("the match ID {match_text:?}: {e}")))?;
     Ok(s)

@@ -153,6 +153,9 @@ pub fn snapshot_to_value(s: &Snapshot) -> Value {
     if s.rules().variant.has_reserve() {
         v["reserve"] = json!([s.reserve(0), s.reserve(1)]);
     }
+    if s.extra_roll {
+        v["extra_roll"] = json!(true);
+    }
     v
 }
 
@@ -175,6 +178,7 @@ const KEYS: &[&str] = &[
     "score",
     "crawford",
     "double_offered",
+    "extra_roll",
     "format",
 ];
 
@@ -245,6 +249,7 @@ pub fn snapshot_from_value(v: &Value) -> Result<Snapshot> {
         cube_rules: cube_rules_from_json(obj.get("cube_rules"))?,
         stakes: Stakes { match_length: opt_u32(obj, "match_length", 0)?, score, crawford_game: opt_bool(obj, "crawford", false)? },
         double_offered: opt_bool(obj, "double_offered", false)?,
+        extra_roll: opt_bool(obj, "extra_roll", false)?,
     };
     s.validate()?;
     Ok(s)

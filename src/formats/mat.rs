@@ -494,7 +494,7 @@ fn half_moves(game: &Game) -> Vec<(usize, String)> {
                 pending = Some((starter, [dice[starter], dice[1 - starter]]));
             }
             Event::OpeningRoll { .. } | Event::Begin { .. } => {}
-            Event::Roll { player, dice } => pending = Some((player, dice)),
+            Event::Roll { player, dice, .. } => pending = Some((player, dice)),
             Event::Move { player, play, .. } => {
                 let (_, dice) = pending.take().unwrap_or((player, [0, 0]));
                 let steps: Vec<String> =

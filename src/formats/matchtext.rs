@@ -1,4 +1,5 @@
-//! Long nardy and gul bara games and matches as text, in the spirit of the
+//! Long nardy, gul bara, Dutch backgammon and acey-deucey games and matches
+//! (every variant but short backgammon, which has `.mat` and `.sgf`) as text, in the spirit of the
 //! Jellyfish `.mat` file: header tags, `N point match`, then per game
 //! `Game k`, the two players with their scores, and one numbered line per
 //! turn or cube action, the player's name first:
@@ -22,11 +23,16 @@
 //!       alice: Wins 2 points
 //! ```
 //!
-//! `Variation` names the variant ("long nardy" or "gul bara") and `Rules` its
+//! `Variation` names the variant ("long nardy", "gul bara", "dutch
+//! backgammon" or "acey-deucey") and `Rules` its
 //! rule options as `name=value` ([`Rules::options`]). The roll-off lists each
 //! attempt as player 1's die, then player 2's; a later game of a match that
-//! begins without one says `Starts: NAME`. Moves are in the notation of
-//! [`crate::notation`]. A gul bara cascade is written as the whole turn: the
+//! begins without one says `Starts: NAME`. Where the starter plays the
+//! roll-off dice (the backgammon board's games, long nardy with
+//! `opening_roll=single_dice`), its first line shows them as its roll, its own
+//! die first. Moves are in the notation of [`crate::notation`]; an
+//! acey-deucey 1-2 names its number within the play, and the extra roll after
+//! it is the next line, of the same player. A gul bara cascade is written as the whole turn: the
 //! roll, then each step as `NxK` (the number, the moves asked) and its play,
 //! parts separated by `|`; where the opponent takes over the unplayed moves
 //! its name comes before its part. A game ends with `NAME: Wins N points`
@@ -40,7 +46,7 @@ use super::mat::{game_ending, is_crawford_game};
 use crate::error::{Error, Result};
 use crate::game::matches::next_starter;
 use crate::game::{CubeRules, Event, Game, Phase, Stakes};
-use crate::notation::format_play;
+use crate::notation::format_named;
 use crate::variant::{OptionValue, Rules, Variant};
 
 /// The largest text read.
@@ -95,8 +101,8 @@ fn option_text(v: &OptionValue) -> String {
     }
 }
 
-/// Writes games of one match (`length` 0: a money session) of long nardy or
-/// gul bara; `names[0]` is player 0 ("Player 1" in the tags).
+/// Writes games of one match (`length` 0: a money session) of any variant but
+/// short backgammon; `names[0]` is player 0 ("Player 1" in the tags).
 pub fn write_match_text(length: u32, names: [&str; 2], crawford_rule: bool, games: &[TextGame]) -> Result<String> {
     let first = games.first().ok_or_else(|| Error::new("a match text holds at least one game"))?;
     let rules = *first.game.rules();
@@ -149,22 +155,35 @@ pub fn write_match_text(length: u32, names: [&str; 2], crawford_rule: bool, game
             }
         };
         let mut roll_offs = Vec::new();
+        let write_roll_offs = |roll_offs: &mut Vec<String>, out: &mut String| {
+            if !roll_offs.is_empty() {
+                out.push_str(&format!("  Roll-off: {}\n", roll_offs.join(" ")));
+                roll_offs.clear();
+            }
+        };
         for event in game.history() {
             match *event {
-                Event::OpeningRoll { dice } => roll_offs.push(format!("{}-{}", dice[0], dice[1])),
-                Event::Begin { starter } => out.push_str(&format!("  Starts: {}\n", names[starter])),
-                Event::Roll { player, dice } => {
-                    if !roll_offs.is_empty() {
-                        out.push_str(&format!("  Roll-off: {}\n", roll_offs.join(" ")));
-                        roll_offs.clear();
+                Event::OpeningRoll { dice } => {
+                    roll_offs.push(format!("{}-{}", dice[0], dice[1]));
+                    if dice[0] != dice[1] && rules.starter_plays_opening_dice() {
+                        // The starter plays the roll-off dice: its first line
+                        // shows them as its roll, the starter's die first.
+                        write_roll_offs(&mut roll_offs, &mut out);
+                        let starter = if dice[0] > dice[1] { 0 } else { 1 };
+                        number += 1;
+                        line = Some((starter, format!("{number:>3}) {}: {}{}:", names[starter], dice[starter], dice[1 - starter])));
                     }
+                }
+                Event::Begin { starter } => out.push_str(&format!("  Starts: {}\n", names[starter])),
+                Event::Roll { player, dice, .. } => {
+                    write_roll_offs(&mut roll_offs, &mut out);
                     flush(&mut line, &mut out);
                     number += 1;
                     line = Some((player, format!("{number:>3}) {}: {}{}:", names[player], dice[0], dice[1])));
                 }
-                Event::Move { player, play, step } => {
+                Event::Move { player, play, step, named, .. } => {
                     let (roller, text) = line.as_mut().ok_or_else(|| Error::new(format!("game {}: a move without a roll", k + 1)))?;
-                    let play = format_play(&play);
+                    let play = format_named(&play, named);
                     match step {
                         None => text.push_str(&format!(" {play}")),
                         Some((die, count)) => {
@@ -313,8 +332,14 @@ impl Reading {
                 let variant = match value.to_ascii_lowercase().as_str() {
                     "long nardy" | "nardy" => Variant::Nardy,
                     "gul bara" | "gulbara" => Variant::GulBara,
+                    "dutch backgammon" | "dutch" => Variant::Dutch,
+                    "acey-deucey" | "acey deucey" | "acey_deucey" => Variant::AceyDeucey,
                     "backgammon" => return Err(Error::new("a backgammon match is read from a .mat or .sgf file")),
-                    _ => return Err(Error::new(format!("the variation {value:?} is not \"long nardy\" or \"gul bara\""))),
+                    _ => {
+                        return Err(Error::new(format!(
+                            "the variation {value:?} is not \"long nardy\", \"gul bara\", \"dutch backgammon\" or \"acey-deucey\""
+                        )))
+                    }
                 };
                 self.rules = Some(Rules::new(variant));
                 if !self.options.is_empty() {
@@ -468,7 +493,19 @@ impl Reading {
             return Err(Error::new(format!("{:?} is not a roll of two dice", dice.trim())));
         }
         expect_turn(game)?;
-        game.roll(Some([d[0], d[1]]))?;
+        if game.phase() == Phase::Move && matches!(game.history().last(), Some(Event::OpeningRoll { .. })) {
+            // The starter plays the roll-off dice (backgammon's board, or
+            // long nardy with opening_roll=single_dice): they are this roll.
+            let opening = game.dice().expect("a roll is being played");
+            if opening != [d[0], d[1]] {
+                return Err(Error::new(format!(
+                    "the starter plays the roll-off dice, {}{} (its own die first), not {}{}",
+                    opening[0], opening[1], d[0], d[1]
+                )));
+            }
+        } else {
+            game.roll(Some([d[0], d[1]]))?;
+        }
         let mut mover = player;
         for (k, part) in plays.split('|').enumerate() {
             let mut part = part.trim();
@@ -601,5 +638,64 @@ mod tests {
         assert!(e.contains("the moves give") || e.contains("no resignation"), "{e}");
         assert!(read_match_text("hello").unwrap_err().to_string().contains("Player"));
         assert!(read_match_text("").unwrap_err().to_string().contains("no game"));
+    }
+
+    #[test]
+    fn a_starter_playing_the_roll_off_dice_is_written_and_read_back() {
+        // Long nardy with opening_roll=single_dice, Dutch backgammon and
+        // acey-deucey: the starter plays the roll-off dice, so the game's
+        // first play has no roll of its own.
+        let mut single = Rules::nardy();
+        single.set("opening_roll", &OptionValue::Str("single_dice".into())).unwrap();
+        let mut named = 0;
+        for (rules, seed) in [(single, 1), (Rules::dutch(), 2), (Rules::acey_deucey(), 3), (Rules::acey_deucey(), 4)] {
+            let games = played_match(rules, 3, seed);
+            let text = write_match_text(3, ["alice", "bob"], true, &games).unwrap();
+            named += text.matches(" named ").count();
+            let back = read_match_text(&text).unwrap_or_else(|e| panic!("{rules:?}: {e}\n{text}"));
+            assert_eq!(back.rules, rules);
+            for (a, b) in games.iter().zip(&back.games) {
+                assert_eq!(a.game.history(), b.game.history());
+                assert_eq!(a.game.result(), b.game.result());
+            }
+            assert_eq!(write_match_text(3, ["alice", "bob"], true, &back.games).unwrap(), text);
+            // The first game's first line is the roll-off, then the starter's play of its dice.
+            let lines: Vec<&str> = text.lines().skip_while(|l| !l.contains("Roll-off:")).take(2).collect();
+            let (starter, dice) =
+                match games[0].game.history().iter().find(|e| matches!(e, Event::OpeningRoll { dice } if dice[0] != dice[1])) {
+                    Some(Event::OpeningRoll { dice }) => {
+                        (usize::from(dice[1] > dice[0]), format!("{}{}", dice[0].max(dice[1]), dice[0].min(dice[1])))
+                    }
+                    _ => unreachable!("a game from the start has a roll-off"),
+                };
+            assert!(lines[1].starts_with(&format!("  1) {}: {dice}:", ["alice", "bob"][starter])), "{lines:?}");
+            // Other dice for that first roll are refused.
+            let wrong =
+                text.replacen(&format!("1) {}: {dice}:", ["alice", "bob"][starter]), &format!("1) {}: 66:", ["alice", "bob"][starter]), 1);
+            let e = read_match_text(&wrong).unwrap_err().to_string();
+            assert!(e.contains("plays the roll-off dice"), "{e}");
+        }
+        assert!(named > 0, "some acey-deucey 1-2 was written with its named number");
+    }
+
+    #[test]
+    fn an_acey_deucey_one_two_and_its_extra_roll_read_back() {
+        let mut g = Game::new(Rules::acey_deucey(), CubeRules::default(), Stakes { match_length: 1, ..Stakes::default() }, 5).unwrap();
+        g.roll_off(Some([2, 1])).unwrap();
+        g.play_text("reserve/24 reserve/23 named 6: reserve/19(2) 24/18 23/17").unwrap();
+        play_out(&mut g, [Strategy::Greedy, Strategy::Random], &mut Dice::new(3)).unwrap();
+        let text = write_match_text(1, ["alice", "bob"], true, &[TextGame::of(g.clone()).unwrap()]).unwrap();
+        assert!(text.contains("; [Variation \"acey-deucey\"]"), "{text}");
+        assert!(
+            text.contains("  1) alice: 21: 24/18 23/17 reserve/19(2)") || text.contains("  1) alice: 21: reserve/24 reserve/23 named 6:"),
+            "{text}"
+        );
+        assert!(text.contains("  2) alice: "), "the extra roll is alice's again: {text}");
+        let back = read_match_text(&text).unwrap();
+        assert_eq!(back.games[0].game.history(), g.history());
+        // A named number the roll cannot have is an error naming the line.
+        let bad = text.replacen("named 6:", "named 0:", 1);
+        let e = read_match_text(&bad).unwrap_err().to_string();
+        assert!(e.contains("1 to 6") && e.starts_with("line "), "{e}");
     }
 }

@@ -31,7 +31,10 @@ use crate::variant::{Rules, Variant};
 
 pub(crate) fn require_backgammon(rules: &Rules, format: &str) -> Result<()> {
     if rules.variant != Variant::Backgammon {
-        return Err(Error::new(format!("{format} describes short backgammon only, not {}; use the JSON form", rules.variant.name())));
+        // The reserve games share backgammon's board, but these forms have no
+        // place for checkers in reserve: say so rather than drop them.
+        let why = if rules.variant.has_reserve() { " (it has no place for the checkers in reserve)" } else { "" };
+        return Err(Error::new(format!("{format} describes short backgammon only, not {}{why}; use the JSON form", rules.variant.name())));
     }
     Ok(())
 }

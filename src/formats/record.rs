@@ -17,6 +17,11 @@
 //!  "result": {"winner": 0, "multiplier": 2, "kind": "gammon", "cube": 2, "points": 4, "ending": "bore_off"}}
 //! ```
 //!
+//! Acey-deucey's 1-2 keeps its named number in the play ("reserve/24
+//! reserve/23 named 6: 24/18 23/17 reserve/19(2)") and, played in full,
+//! `"rolls_again": true`; the extra roll after it is `"extra": true`. Where a
+//! record says either, replaying checks it.
+//!
 //! A game that continued from a position (`Game::from_snapshot`) also has
 //! `"start": {"position": <position JSON>, "rolls": n, "starter": p or null}`.
 //!
@@ -33,17 +38,26 @@ use super::json::{
 use crate::error::{Error, Result};
 use crate::game::matches::Match;
 use crate::game::{CubeRules, Ending, Event, Game, GameResult, Phase, Stakes};
-use crate::notation::format_play;
+use crate::notation::format_named;
 
 fn event_to_json(e: &Event) -> Value {
     match e {
         Event::OpeningRoll { dice } => json!({"type": "opening_roll", "dice": dice}),
         Event::Begin { starter } => json!({"type": "begin", "starter": starter}),
-        Event::Roll { player, dice } => json!({"type": "roll", "player": player, "dice": dice}),
-        Event::Move { player, play, step } => {
-            let mut v = json!({"type": "move", "player": player, "play": format_play(play)});
+        Event::Roll { player, dice, extra } => {
+            let mut v = json!({"type": "roll", "player": player, "dice": dice});
+            if *extra {
+                v["extra"] = json!(true);
+            }
+            v
+        }
+        Event::Move { player, play, step, named, rolls_again } => {
+            let mut v = json!({"type": "move", "player": player, "play": format_named(play, *named)});
             if let Some((die, count)) = step {
                 v["step"] = json!([die, count]);
+            }
+            if *rolls_again {
+                v["rolls_again"] = json!(true);
             }
             v
         }
@@ -118,7 +132,7 @@ pub fn game_to_json(game: &Game) -> String {
 }
 
 fn check_player(v: &Value, expected: usize, what: &str, k: usize) -> Result<()> {
-    match opt_player(v.get("player"), "player")? {
+    match opt_player(v.get("player"), "player").map_err(|e| Error::new(format!("event {k} ({what}): {e}")))? {
         Some(p) if p == expected => Ok(()),
         Some(p) => Err(Error::new(format!("event {k} ({what}) is by player {p}, but it is player {expected}'s to make"))),
         None => Err(Error::new(format!("event {k} ({what}) needs \"player\""))),
@@ -142,12 +156,36 @@ pub fn apply_event(game: &mut Game, v: &Value, k: usize) -> Result<()> {
         "roll" => {
             check_player(v, game.turn(), kind, k)?;
             let d = dice_from_json(obj.get("dice")).map_err(at)?.ok_or_else(|| at(Error::new("needs \"dice\"")))?;
+            // "extra" (the roll after a 1-2 played in full), where the record says it, must be so.
+            if let Some(extra) = obj.get("extra") {
+                let extra = extra.as_bool().ok_or_else(|| at(Error::new(format!("\"extra\" is true or false, not {extra}"))))?;
+                if game.phase() == Phase::Roll && extra != game.is_extra_roll() {
+                    return Err(at(Error::new(if extra {
+                        "the record says this is the extra roll of a 1-2, but the play before it does not roll again"
+                    } else {
+                        "the record says this is not an extra roll, but the 1-2 before it was played in full: the same player rolls again"
+                    })));
+                }
+            }
             game.roll(Some(d)).map_err(at)?;
         }
         "move" => {
             check_player(v, game.turn(), kind, k)?;
             let play = obj.get("play").and_then(Value::as_str).ok_or_else(|| at(Error::new("needs \"play\"")))?;
+            let said = obj
+                .get("rolls_again")
+                .map(|r| r.as_bool().ok_or_else(|| at(Error::new(format!("\"rolls_again\" is true or false, not {r}")))))
+                .transpose()?;
             game.play_text(play).map_err(at)?;
+            // "rolls_again", where the record says it, must be what the play does.
+            let played = matches!(game.history().last(), Some(Event::Move { rolls_again: true, .. }));
+            if said.is_some_and(|said| said != played) {
+                return Err(at(Error::new(if played {
+                    "the record says the play does not roll again, but it is a 1-2 played in full: the same player rolls again"
+                } else {
+                    "the record says the play rolls again, but only a 1-2 whose named number is played in full does"
+                })));
+            }
         }
         "double" => {
             check_player(v, game.turn(), kind, k)?;
@@ -363,19 +401,23 @@ mod tests {
             let bad = text.replacen("\"points\": ", "\"points\": 1", 1);
             assert!(game_from_json(&bad).is_err());
         }
-        let mut m = Match::new(Rules::backgammon(), 3, true, CubeRules::default(), 5).unwrap();
-        let mut picks = Dice::new(2);
-        loop {
-            play_out(m.game_mut(), [Strategy::Greedy, Strategy::Random], &mut picks).unwrap();
-            if m.is_over() {
-                break;
+        // Matches, the reserve games' too (their games carry named numbers and extra rolls).
+        for rules in [Rules::backgammon(), Rules::dutch(), Rules::acey_deucey()] {
+            let mut m = Match::new(rules, 3, true, CubeRules::default(), 5).unwrap();
+            let mut picks = Dice::new(2);
+            loop {
+                play_out(m.game_mut(), [Strategy::Greedy, Strategy::Random], &mut picks).unwrap();
+                if m.is_over() {
+                    break;
+                }
+                m.next_game().unwrap();
             }
-            m.next_game().unwrap();
+            let text = match_to_json(&m);
+            let back = match_from_json(&text).unwrap();
+            assert_eq!(back.score(), m.score());
+            assert_eq!(back.finished_games().len(), m.finished_games().len());
+            assert_eq!(match_to_json(&back), text, "{rules:?}");
         }
-        let text = match_to_json(&m);
-        let back = match_from_json(&text).unwrap();
-        assert_eq!(back.score(), m.score());
-        assert_eq!(back.finished_games().len(), m.finished_games().len());
     }
 
     #[test]
@@ -393,5 +435,50 @@ mod tests {
         let back = game_from_json(&text).unwrap();
         assert_eq!(back.history(), g.history());
         assert_eq!(back.result(), g.result());
+    }
+
+    #[test]
+    fn reserve_game_records_carry_the_named_number_and_the_extra_roll() {
+        for rules in [Rules::dutch(), Rules::acey_deucey()] {
+            for seed in 1..=3 {
+                let mut g = Game::money(rules, seed);
+                play_out(&mut g, [Strategy::Greedy, Strategy::Random], &mut Dice::new(seed)).unwrap();
+                let text = game_to_json(&g);
+                let back = game_from_json(&text).unwrap();
+                assert_eq!(back.history(), g.history());
+                assert_eq!(back.result(), g.result());
+                assert_eq!(game_to_json(&back), text);
+                let extra = text.matches("\"extra\": true").count();
+                assert_eq!(extra, text.matches("\"rolls_again\": true").count());
+                assert_eq!(extra > 0, text.contains(" named "));
+            }
+        }
+        // An acey-deucey game whose opening is a 1-2: the starter names 6 and rolls again.
+        let mut g = Game::money(Rules::acey_deucey(), 2);
+        g.roll_off(Some([2, 1])).unwrap();
+        let named = g.legal_moves().iter().position(|m| m.named == Some(6)).unwrap();
+        g.play(named).unwrap();
+        g.roll(Some([5, 5])).unwrap();
+        g.play(0).unwrap();
+        let text = game_to_json(&g);
+        assert!(text.contains("named 6: ") && text.contains("\"rolls_again\": true") && text.contains("\"extra\": true"), "{text}");
+        assert_eq!(game_from_json(&text).unwrap().history(), g.history());
+        // A record that says otherwise is refused, naming the event.
+        let cases = [
+            (text.replacen("\"extra\": true", "\"extra\": false", 1), "event 2 (roll)"),
+            (text.replacen("\"rolls_again\": true", "\"rolls_again\": false", 1), "event 1 (move)"),
+            (text.replacen("named 6: ", "named 8: ", 1), "1 to 6"),
+            (text.replacen("named 6: ", "named 5: ", 1), "not a legal move"),
+            (text.replacen("\"extra\": true", "\"extra\": 1", 1), "\"extra\" is true or false"),
+        ];
+        for (bad, message) in cases {
+            let e = game_from_json(&bad).unwrap_err().to_string();
+            assert!(e.contains(message), "{message}: {e}");
+        }
+        // The same player rolls again: a roll by the other player is refused.
+        let mut v = parse_json(&text).unwrap();
+        v["events"][2]["player"] = json!(1);
+        let e = game_from_value(&v).unwrap_err().to_string();
+        assert!(e.contains("event 2 (roll) is by player 1, but it is player 0's to make"), "{e}");
     }
 }

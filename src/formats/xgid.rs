@@ -145,6 +145,7 @@ pub fn parse(text: &str) -> Result<Snapshot> {
         },
         stakes: Stakes { match_length, score, crawford_game: !money && flags & 1 == 1 },
         double_offered,
+        extra_roll: false,
     };
     s.validate().map_err(|e| Error::new(format!("the XGID {text:?}: {e}")))?;
     Ok(s)

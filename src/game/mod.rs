@@ -1,7 +1,9 @@
-//! Whole games: the opening roll-off, dice, the doubling cube, the record of
-//! what happened, and the result, as `shared/RULES.md` states them. What a
-//! roll does (turns, gul bara's cascades, the last-roll draw) is the one turn
-//! driver's, [`crate::turn`]; a game drives it.
+//! Whole games of every variant: the opening roll-off, dice, the doubling
+//! cube, the record of what happened, and the result, as `shared/RULES.md`
+//! states them. What a roll does (turns, gul bara's cascades, the last-roll
+//! draw, entering from the reserve, acey-deucey's 1-2 and its extra roll) is
+//! the one turn driver's, [`crate::turn`]; a game drives it and records each
+//! roll and play (a 1-2's named number, and the extra roll after it, with them).
 //!
 //! A [`Game`] knows whose turn it is and what may happen next (its
 //! [`Phase`]); every action is checked and refused with a message naming the
@@ -95,12 +97,19 @@ pub enum Event {
     Roll {
         player: usize,
         dice: [u8; 2],
+        /// Acey-deucey: the extra roll after a 1-2 played in full (the same
+        /// player rolls again, with no cube action before it).
+        extra: bool,
     },
     /// A turn, or one step of a cascade (`step` = (number, moves asked)).
     Move {
         player: usize,
         play: Play,
         step: Option<(u8, u8)>,
+        /// Acey-deucey's 1-2: the number named after the 1 and the 2.
+        named: Option<u8>,
+        /// Acey-deucey's 1-2 played in full: the same player rolls again.
+        rolls_again: bool,
     },
     Double {
         player: usize,
@@ -147,7 +156,6 @@ impl Game {
     /// A new game waiting for its opening roll-off; `seed` drives the dice
     /// whenever the caller does not supply them.
     pub fn new(rules: Rules, cube_rules: CubeRules, stakes: Stakes, seed: u64) -> Result<Game> {
-        rules.variant.check_games()?;
         Self::check_settings(&cube_rules, &stakes)?;
         Ok(Game {
             rules,
@@ -183,6 +191,8 @@ impl Game {
         if s.double_offered {
             game.cube.check_double(s.turn, &s.cube_rules, s.stakes.crawford_game)?;
             game.phase = Phase::DoubleOffered;
+        } else if s.extra_roll {
+            game.board.set_extra_roll();
         } else if let Some(d) = s.dice {
             game.begin_turn(d)?;
         }
@@ -282,6 +292,11 @@ impl Game {
     }
     pub fn is_last_turn(&self) -> bool {
         self.board.is_last_turn()
+    }
+    /// Acey-deucey: the player on roll rolls again after playing a 1-2 in
+    /// full (its turn goes on, so it may not double before this roll).
+    pub fn is_extra_roll(&self) -> bool {
+        self.board.is_extra_roll()
     }
     /// The legal moves now (empty outside the move phase; one empty move for a pass).
     pub fn legal_moves(&self) -> &[Move] {
@@ -402,7 +417,7 @@ impl Game {
             Some(d) => check_dice(d)?,
             None => self.dice_source.roll(),
         };
-        self.history.push(Event::Roll { player: self.turn(), dice });
+        self.history.push(Event::Roll { player: self.turn(), dice, extra: self.board.is_extra_roll() });
         self.begin_turn(dice)?;
         Ok(dice)
     }
@@ -426,7 +441,7 @@ impl Game {
         };
         let (player, step) = (self.turn(), self.cascade_step());
         let progress = self.board.play_index(index)?;
-        self.history.push(Event::Move { player, play: m.play, step });
+        self.history.push(Event::Move { player, play: m.play, step, named: m.named, rolls_again: m.rolls_again });
         match progress {
             Progress::Step => {}
             Progress::TurnOver | Progress::RollsAgain => self.phase = Phase::Roll,

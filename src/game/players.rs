@@ -8,7 +8,6 @@ use crate::error::Result;
 use crate::movegen::Move;
 use crate::position::{Position, ME, THEM};
 use crate::turn::{Chooser, Seats};
-use crate::variant::Variant;
 
 /// How a trivial player picks its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -61,11 +60,11 @@ fn greedy_score(m: &Move) -> i32 {
     let pos = &m.position;
     let pips = pos.pips();
     let mut score = pips[THEM] as i32 - pips[ME] as i32 + 2 * pos.off(ME) as i32;
-    if pos.variant() == Variant::Backgammon && !pos.is_race() {
+    if pos.variant().has_contact_hits() && !pos.is_race() {
         let blots = pos.occupied(ME) & !pos.stacked(ME);
         score -= 4 * blots.count_ones() as i32;
     }
-    if pos.variant() != Variant::Backgammon && !pos.is_race() {
+    if !pos.variant().has_contact_hits() && !pos.is_race() {
         // Without hitting, progress is the same for every full play; what
         // differs is how many points block the opponent and how spread out
         // my checkers are, so reward occupied points.

@@ -24,6 +24,9 @@ pub struct Snapshot {
     pub stakes: Stakes,
     /// `turn` has doubled and the opponent must answer.
     pub double_offered: bool,
+    /// Acey-deucey: `turn` rolls again after a 1-2 played in full (its turn
+    /// goes on, so it may not double before this roll).
+    pub extra_roll: bool,
 }
 
 impl Snapshot {
@@ -37,6 +40,7 @@ impl Snapshot {
             cube_rules: CubeRules::default(),
             stakes: Stakes::money(),
             double_offered: false,
+            extra_roll: false,
         }
     }
 
@@ -50,6 +54,7 @@ impl Snapshot {
             cube_rules: *game.cube_rules(),
             stakes: *game.stakes(),
             double_offered: game.phase() == Phase::DoubleOffered,
+            extra_roll: game.phase() == Phase::Roll && game.is_extra_roll(),
         }
     }
 
@@ -99,6 +104,17 @@ impl Snapshot {
                 // A double comes before the roll; the forms that can say
                 // both (a Match ID, a FIBS board, JSON) must not.
                 return Err(Error::new("a double is offered before rolling, so there cannot be dice as well"));
+            }
+        }
+        if self.extra_roll {
+            if self.rules().variant != crate::variant::Variant::AceyDeucey {
+                return Err(Error::new(format!(
+                    "an extra roll follows acey-deucey's 1-2 only, not a roll of {}",
+                    self.rules().variant.name()
+                )));
+            }
+            if self.dice.is_some() || self.double_offered {
+                return Err(Error::new("an extra roll is still to be rolled: there cannot be dice or a double offered as well"));
             }
         }
         let limit = self.cube_rules.max_value;

@@ -451,13 +451,135 @@ fn a_snapshot_of_a_third_player_is_an_error() {
     assert!(e.to_string().contains("player 2 does not exist"), "{e}");
 }
 
+/// Checks what a reserve game's history says about its extra rolls: each
+/// play that rolls again is a named 1-2 followed by an extra roll of the same
+/// player (or ends the game), and only those rolls are extra. Returns the
+/// number of extra rolls.
+fn check_extra_rolls(g: &Game) -> usize {
+    let history = g.history();
+    let mut extra = 0;
+    for (k, e) in history.iter().enumerate() {
+        match *e {
+            Event::Move { player, named, rolls_again: true, .. } => {
+                assert!(named.is_some(), "event {k}: a play that rolls again names a number");
+                if let Some(next) = history.get(k + 1) {
+                    assert!(matches!(next, Event::Roll { player: p, extra: true, .. } if *p == player), "event {k}: {next:?}");
+                }
+            }
+            Event::Roll { player, extra: true, .. } => {
+                extra += 1;
+                assert!(matches!(history[k - 1], Event::Move { player: p, rolls_again: true, .. } if p == player), "event {k}");
+            }
+            _ => {}
+        }
+    }
+    extra
+}
+
 #[test]
-fn the_reserve_games_refuse_games_and_matches_rather_than_misplay_them() {
+fn the_reserve_games_play_to_their_end() {
     for variant in [Variant::Dutch, Variant::AceyDeucey] {
         let rules = Rules::new(variant);
-        let err = Game::new(rules, CubeRules::default(), Stakes::money(), 1).unwrap_err().to_string();
-        assert!(err.contains(variant.name()) && err.contains("not played yet"), "{err}");
-        assert!(Match::new(rules, 5, true, CubeRules::default(), 1).is_err());
-        assert!(simulate(rules, 1, 1, [Strategy::Random, Strategy::Random]).is_err());
+        let mut extra = 0;
+        for seed in 1..=4 {
+            let mut g = Game::money(rules, seed);
+            let strategies = if seed % 2 == 0 { [Strategy::Greedy, Strategy::Random] } else { [Strategy::Random; 2] };
+            let r = play_out(&mut g, strategies, &mut crate::dice::Dice::new(seed + 7)).unwrap();
+            assert!(r.winner.is_some() && (1..=3).contains(&r.multiplier), "{variant:?} seed {seed}: {r:?}");
+            assert_eq!(r.ending, Ending::BoreOff);
+            // The winner has borne off everything; nothing of it is in reserve.
+            let winner = g.position_for(r.winner.unwrap());
+            assert_eq!((winner.off(ME), winner.reserve(ME)), (15, 0));
+            extra += check_extra_rolls(&g);
+            // The same seed plays the same game.
+            let mut again = Game::money(rules, seed);
+            play_out(&mut again, strategies, &mut crate::dice::Dice::new(seed + 7)).unwrap();
+            assert_eq!(again.history(), g.history());
+        }
+        assert_eq!(extra > 0, variant == Variant::AceyDeucey, "{variant:?}: {extra} extra rolls");
+    }
+    let t = simulate(Rules::acey_deucey(), 20, 3, [Strategy::Greedy, Strategy::Random]).unwrap();
+    assert_eq!(t.games, 20);
+    assert!(t.wins[0].iter().sum::<u64>() > t.wins[1].iter().sum::<u64>(), "greedy beats random: {t:?}");
+    assert_eq!(simulate(Rules::dutch(), 5, 3, [Strategy::Random; 2]).unwrap().games, 5);
+}
+
+#[test]
+fn an_acey_deucey_opening_one_two_names_a_number_and_rolls_again() {
+    let mut g = Game::new(Rules::acey_deucey(), CubeRules::default(), Stakes::money(), 1).unwrap();
+    // Player 1 wins the roll-off with the 2 and plays the 2-1 as its first roll.
+    assert_eq!(g.roll_off(Some([1, 2])).unwrap(), Some(1));
+    assert_eq!((g.phase(), g.dice()), (Phase::Move, Some([2, 1])));
+    assert!(g.legal_moves().iter().all(|m| m.named.is_some() && m.rolls_again));
+    let e = g.play_text("reserve/24 reserve/23 named 7: 24/18 23/17").unwrap_err().to_string();
+    assert!(e.contains("1 to 6"), "{e}");
+    // A named 5 moves by fives, and four of them.
+    let e = g.play_text("reserve/24 reserve/23 named 5: 24/18").unwrap_err().to_string();
+    assert!(e.contains("not a legal move"), "{e}");
+    g.play_text("reserve/24 reserve/23 named 6: reserve/19(2) 24/18 23/17").unwrap();
+    assert_eq!((g.turn(), g.phase(), g.is_extra_roll()), (1, Phase::Roll, true));
+    assert_eq!(g.position().reserve(ME), 11);
+    assert!(g.check_double().unwrap_err().to_string().contains("extra roll"));
+    assert!(g.double().is_err());
+    // A snapshot (and its JSON) keeps the extra roll: a game from it may not double either.
+    let s = Snapshot::of_game(&g);
+    assert!(s.extra_roll);
+    let text = crate::formats::json::snapshot_to_json(&s);
+    assert!(text.contains("\"extra_roll\":true"), "{text}");
+    let again = Game::from_snapshot(&crate::formats::json::snapshot_from_json(&text).unwrap(), g.rolls(), None, 1).unwrap();
+    assert!(again.is_extra_roll() && !again.may_double() && again.turn() == 1);
+    for bad in [Snapshot { dice: Some([6, 5]), ..s }, Snapshot { position: Position::start(Rules::dutch()), ..s }] {
+        assert!(Game::from_snapshot(&bad, 2, None, 1).unwrap_err().to_string().contains("extra roll"));
+    }
+    g.roll(Some([6, 5])).unwrap();
+    assert!(!g.is_extra_roll());
+    g.play(0).unwrap();
+    assert_eq!((g.turn(), g.phase()), (0, Phase::Roll));
+    assert!(g.may_double(), "the next player may double: the cube is an option of acey-deucey");
+    let h = g.history();
+    assert!(matches!(h[1], Event::Move { player: 1, named: Some(6), rolls_again: true, .. }), "{:?}", h[1]);
+    assert_eq!(h[2], Event::Roll { player: 1, dice: [6, 5], extra: true });
+    assert_eq!(check_extra_rolls(&g), 1);
+    // Played without the cube, nobody doubles.
+    let off = CubeRules { enabled: false, ..CubeRules::default() };
+    let mut g = Game::new(Rules::acey_deucey(), off, Stakes::money(), 1).unwrap();
+    g.roll_off(Some([3, 1])).unwrap();
+    g.play(0).unwrap();
+    assert!(g.check_double().unwrap_err().to_string().contains("without the doubling cube"));
+}
+
+#[test]
+fn a_dutch_game_enters_from_the_reserve_and_hits_only_from_home() {
+    let mut g = Game::money(Rules::dutch(), 1);
+    assert_eq!(g.roll_off(Some([6, 5])).unwrap(), Some(0));
+    assert_eq!(g.legal_moves().len(), 1, "6-5 from the reserve enters on 19 and 20 only");
+    g.play_text("reserve/19 reserve/20").unwrap();
+    assert_eq!((g.turn(), g.phase(), g.is_extra_roll()), (1, Phase::Roll, false));
+    // enter_all_first: player 1 enters with every die while it has a reserve.
+    g.roll(Some([1, 2])).unwrap();
+    assert!(g.legal_moves().iter().all(|m| m.named.is_none() && !m.rolls_again));
+    assert!(g.legal_moves().iter().all(|m| m.play.steps().iter().all(|s| s.from == crate::position::RESERVE_POINT)));
+    // No early hitting: player 0 with nothing home may not land on player 1's blots.
+    let (a, b) = (arrays(&[(13, 2)]), arrays(&[(20, 1)]));
+    let pos = Snapshot::position_from_players_with_reserve(Rules::dutch(), [&a, &b], [13, 14], 0).unwrap();
+    let mut g = Game::from_snapshot(&Snapshot::new(pos), 10, None, 1).unwrap();
+    g.roll(Some([4, 4])).unwrap();
+    assert!(g.legal_moves().iter().all(|m| m.play.steps().iter().all(|s| !s.hit)));
+}
+
+#[test]
+fn a_reserve_counts_as_on_the_bar_for_a_games_result() {
+    for rules in [Rules::dutch(), Rules::acey_deucey()] {
+        // Player 0's last checker on its 1; player 1 has none off, one in reserve.
+        let (a, b) = (arrays(&[(1, 1)]), arrays(&[(13, 14)]));
+        let pos = Snapshot::position_from_players_with_reserve(rules, [&a, &b], [0, 1], 0).unwrap();
+        let mut g = Game::from_snapshot(&Snapshot::new(pos), 40, None, 1).unwrap();
+        g.double().unwrap();
+        g.take().unwrap();
+        g.roll(Some([6, 5])).unwrap();
+        g.play(0).unwrap();
+        let r = g.result().unwrap();
+        assert_eq!((r.winner, r.multiplier, r.points), (Some(0), 3, 6), "{rules:?}");
+        assert_eq!(r.kind_name(rules.variant), "backgammon");
     }
 }

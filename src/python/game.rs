@@ -14,7 +14,7 @@ use crate::formats::{self, record};
 use crate::game::matches::Match;
 use crate::game::players::{play_out, simulate, Strategy};
 use crate::game::{Cube, CubeRules, Event, Game, GameResult, Snapshot, Stakes};
-use crate::notation::format_play;
+use crate::notation::format_named;
 use crate::parallel::par_map;
 use crate::variant::Variant;
 
@@ -69,17 +69,26 @@ fn event_dict<'py>(py: Python<'py>, e: &Event) -> PyResult<Bound<'py, PyDict>> {
             d.set_item("type", "begin")?;
             d.set_item("starter", starter)?;
         }
-        Event::Roll { player, dice } => {
+        Event::Roll { player, dice, extra } => {
             d.set_item("type", "roll")?;
             d.set_item("player", player)?;
             d.set_item("dice", (dice[0], dice[1]))?;
+            if *extra {
+                d.set_item("extra", true)?;
+            }
         }
-        Event::Move { player, play, step } => {
+        Event::Move { player, play, step, named, rolls_again } => {
             d.set_item("type", "move")?;
             d.set_item("player", player)?;
-            d.set_item("play", format_play(play))?;
+            d.set_item("play", format_named(play, *named))?;
             if let Some((die, count)) = step {
                 d.set_item("step", (die, count))?;
+            }
+            if let Some(n) = named {
+                d.set_item("named", n)?;
+            }
+            if *rolls_again {
+                d.set_item("rolls_again", true)?;
             }
         }
         Event::Double { player } | Event::Take { player } | Event::Beaver { player } | Event::Pass { player } => {
@@ -137,7 +146,8 @@ fn strategies(players: (String, String)) -> PyResult<[Strategy; 2]> {
     Ok([Strategy::parse(&players.0).map_err(value_error)?, Strategy::parse(&players.1).map_err(value_error)?])
 }
 
-/// One game of backgammon, long nardy or gul bara, with its dice, cube and result.
+/// One game of any variant (backgammon, long nardy, gul bara, Dutch
+/// backgammon, acey-deucey), with its dice, cube and result.
 #[pyclass(name = "Game", module = "tavla")]
 #[derive(Clone)]
 pub struct PyGame {
@@ -282,6 +292,12 @@ impl PyGame {
     #[getter]
     fn is_last_turn(&self) -> bool {
         self.inner.is_last_turn()
+    }
+    /// Acey-deucey: the player on roll rolls again after playing a 1-2 in
+    /// full (its turn goes on: no double before this roll).
+    #[getter]
+    fn is_extra_roll(&self) -> bool {
+        self.inner.is_extra_roll()
     }
     #[getter]
     fn rolls(&self) -> u32 {
@@ -772,7 +788,7 @@ fn _write_sgf(length: &Bound<'_, PyAny>, names: (String, String), crawford_rule:
     formats::sgf::write_sgf(length, [&names.0, &names.1], crawford_rule, &played_games(&games)?).map_err(value_error)
 }
 
-/// Reads a long nardy or gul bara match text: the dict `_read_mat` returns
+/// Reads a match text of any variant but backgammon: the dict `_read_mat` returns
 /// with "variant" and "rules" too ("winner" None for a drawn game).
 #[pyfunction]
 fn _read_match_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
@@ -796,7 +812,7 @@ fn _read_match_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyD
     Ok(d)
 }
 
-/// Writes long nardy or gul bara games of one match (`length` 0: money) as a
+/// Writes games of any variant but backgammon, of one match (`length` 0: money), as a
 /// match text, player 0 first.
 #[pyfunction]
 fn _write_match_text(
@@ -826,7 +842,7 @@ fn _write_match_text(
 
 /// Reads any position form into a dict: position (seen from `turn`), turn,
 /// dice, cube_value, cube_owner, match_length, score, crawford,
-/// double_offered, jacoby, beaver, max_cube.
+/// double_offered, extra_roll, jacoby, beaver, max_cube.
 #[pyfunction]
 fn _parse_position<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
     let s = formats::parse_any(text).map_err(value_error)?;
@@ -840,6 +856,7 @@ fn _parse_position<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDi
     d.set_item("score", (s.stakes.score[0], s.stakes.score[1]))?;
     d.set_item("crawford", s.stakes.crawford_game)?;
     d.set_item("double_offered", s.double_offered)?;
+    d.set_item("extra_roll", s.extra_roll)?;
     d.set_item("jacoby", s.cube_rules.jacoby)?;
     d.set_item("beaver", s.cube_rules.beaver)?;
     d.set_item("max_cube", s.cube_rules.max_value)?;
@@ -849,7 +866,7 @@ fn _parse_position<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDi
 /// Writes a position with its context in one of the forms.
 #[pyfunction]
 #[pyo3(signature = (form, position, turn, dice, cube_value, cube_owner, match_length, score, crawford,
-                    double_offered, jacoby, beaver, max_cube, names))]
+                    double_offered, jacoby, beaver, max_cube, names, extra_roll = false))]
 #[allow(clippy::too_many_arguments)] // one parameter per Python argument
 fn _write_position(
     form: &str,
@@ -866,6 +883,7 @@ fn _write_position(
     beaver: bool,
     max_cube: &Bound<'_, PyAny>,
     names: (String, String),
+    extra_roll: bool,
 ) -> PyResult<String> {
     let turn: usize = whole_arg(turn, "turn")?;
     let cube_value: u32 = whole_arg(cube_value, "cube_value")?;
@@ -881,6 +899,7 @@ fn _write_position(
         cube_rules: cube_rules(true, beaver, jacoby, max_cube)?,
         stakes: Stakes { match_length, score: [score.0, score.1], crawford_game: crawford },
         double_offered,
+        extra_roll,
     };
     s.validate().map_err(value_error)?;
     match form {

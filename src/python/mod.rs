@@ -455,6 +455,7 @@ impl PyMove {
     fn text(&self) -> String {
         match &self.cascade {
             Some(part) => part.notation(),
+            // An acey-deucey 1-2 with its named number ("... named 6: ..."), as a game records it.
             None => format_move(&self.inner),
         }
     }

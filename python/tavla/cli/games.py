@@ -12,7 +12,8 @@ from .arguments import add_rule_option
 
 
 def add_play_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", default="backgammon", choices=tavla.VARIANTS)
+    p.add_argument("--variant", default="backgammon", choices=tavla.VARIANTS + tavla.RESERVE_VARIANTS,
+                   help="the game")
     p.add_argument("--match", type=int, default=0, metavar="N", help="play a match to N points (default: one money game)")
     p.add_argument("--seed", type=int, help="seed the dice (for a repeatable game)")
     p.add_argument("--no-cube", action="store_true", help="play without the doubling cube")

@@ -55,7 +55,9 @@ def new_game(new: NewGame) -> Any:
         from tavla import formats
 
         rolls = new.rolls if new.rolls is not None else (0 if start else PAST_FIRST_ROLLS)
-        text = formats.to_json(position, turn=turn, dice=parsed.dice)
+        # Acey-deucey's extra roll after a 1-2 (only a JSON position says it).
+        extra_roll = bool(new.position is not None and new.position.extra_roll)
+        text = formats.to_json(position, turn=turn, dice=parsed.dice, extra_roll=extra_roll)
         return tavla.Game.from_position(text, rolls=rolls, starter=new.starter)
     except ValueError as e:
         raise BadInput(f"new: {e}") from None
@@ -115,7 +117,7 @@ def game_state(game: Any) -> dict[str, Any]:
         moves=[move_out(m) for m in game.legal_moves()] if phase == "move" else [],
         cascade_step=list(step) if step else None, cascade_left=[list(s) for s in game.cascade_left],
         is_cascade_handover=game.is_cascade_handover, rolls=game.rolls, rolls_before=game.rolls_before,
-        over=game.is_over, result=GameResultOut(**result) if result else None)
+        is_extra_roll=game.is_extra_roll, over=game.is_over, result=GameResultOut(**result) if result else None)
 
 
 def play_turn(request: TurnRequest) -> TurnOut:

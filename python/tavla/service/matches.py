@@ -138,7 +138,8 @@ def position_form(new: NewMatch, parsed: Any, turn: int) -> dict[str, Any]:
             cube_owner=info.get("cube_owner"), match_length=stakes["match_length"],
             score=tuple(stakes["score"]) if not money else (0, 0), crawford=bool(stakes["crawford_game"]),
             double_offered=bool(info.get("double_offered")), jacoby=bool(stakes["jacoby"]),
-            beaver=bool(stakes["beaver"]), max_cube=stakes["max_cube"])
+            beaver=bool(stakes["beaver"]), max_cube=stakes["max_cube"],
+            extra_roll=bool(new.position is not None and new.position.extra_roll))
     except ValueError as e:
         raise BadInput(f"new: {e}") from None
     form = json.loads(text)

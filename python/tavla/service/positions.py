@@ -73,9 +73,9 @@ def json_position(plain: PlainPosition) -> Parsed:
                            "instead of the deprecated mine and theirs")
         return Parsed(legacy, None)
     if "checkers" not in form:
-        # The start position, with whatever context the request gives (dice, cube, score).
+        # The start position (its reserve too), with whatever context the request gives (dice, cube, score).
         start = json.loads(tavla.formats.to_json(start_position(plain)))
-        form = {**form, "checkers": start["checkers"]}
+        form = {**{k: start[k] for k in ("checkers", "reserve") if k in start}, **form}
     text = json.dumps(form)
     try:
         result = tavla.formats.parse(text)
@@ -158,7 +158,8 @@ def roll_for(parsed: Parsed, dice: Optional[Sequence[int]]) -> tuple[int, int]:
 def position_out(position: tavla.Position) -> PositionOut:
     mine, theirs = position.to_arrays()
     return PositionOut(variant=position.variant, rules=dict(position.rules), checkers=[list(mine[:24]), list(theirs[:24])],
-                       bar=[mine[24], theirs[24]], off=list(position.off), mine=list(mine), theirs=list(theirs))
+                       bar=[mine[24], theirs[24]], reserve=list(position.reserve), off=list(position.off),
+                       mine=list(mine), theirs=list(theirs))
 
 
 def move_out(move: Any) -> MoveOut:
@@ -173,6 +174,8 @@ def move_out(move: Any) -> MoveOut:
         game_over=move.position.is_game_over(),
         handover=[[die, count] for die, count in getattr(move, "handover", ())],
         cascade_steps=[cascade_step_out(number, step) for number, step in getattr(move, "cascade_steps", ())],
+        named=getattr(move, "named", None),
+        rolls_again=getattr(move, "rolls_again", False),
     )
 
 

@@ -26,7 +26,8 @@ Counts24 = Annotated[List[Count], Field(min_length=24, max_length=24)]
 Pair = Annotated[List[Annotated[int, Field(ge=0, le=15)]], Field(min_length=2, max_length=2)]
 
 # The JSON position form's keys beyond the checkers (as ``tavla.formats.parse`` reads them).
-PROJECT_CONTEXT_KEYS = ("turn", "dice", "cube", "cube_rules", "match_length", "score", "crawford", "double_offered")
+PROJECT_CONTEXT_KEYS = ("turn", "dice", "cube", "cube_rules", "match_length", "score", "crawford", "double_offered",
+                        "extra_roll")
 
 
 class JsonCube(Strict):
@@ -49,12 +50,15 @@ class PlainPosition(Strict):
     ``mine``/``theirs`` form (the player on roll first, 25 counts with the bar last) is still read but
     deprecated: an answer to a request that uses it carries a ``Deprecation`` header."""
 
-    variant: Literal["backgammon", "nardy", "gulbara"] = Field("backgammon")
+    variant: Literal["backgammon", "nardy", "gulbara", "dutch", "acey_deucey"] = Field("backgammon")
     rules: Dict[str, RuleValue] = Field(default_factory=dict, description="rule options as RULES.md names them")
     checkers: Optional[List[Counts24]] = Field(
         None, min_length=2, max_length=2,
         description="[player 0's 24 counts, player 1's 24 counts], each in its own numbering (index i = point i+1)")
     bar: Optional[Pair] = Field(None, description="checkers on the bar: [player 0, player 1]")
+    reserve: Optional[Pair] = Field(
+        None, description="checkers in reserve, not yet entered: [player 0, player 1] (Dutch backgammon and "
+        "acey-deucey only)")
     off: Optional[Pair] = Field(None, description="checkers borne off: [player 0, player 1] (checked when given)")
     turn: Optional[Literal[0, 1]] = Field(None, description="the player on roll (0 when left out)")
     dice: Optional[List[Die]] = Field(None, min_length=2, max_length=2, description="the roll to play, if any")
@@ -65,6 +69,8 @@ class PlainPosition(Strict):
         None, min_length=2, max_length=2, description="the score: [player 0, player 1]")
     crawford: Optional[bool] = None
     double_offered: Optional[bool] = None
+    extra_roll: Optional[bool] = Field(None, description="acey-deucey: the player on roll rolls again after a 1-2 "
+                                       "played in full (no double before this roll)")
     mine: Optional[CountsIn] = Field(
         None, json_schema_extra={"deprecated": True},
         description="deprecated (write checkers and bar): the player on roll's 25 counts in its own numbering "
@@ -78,7 +84,7 @@ class PlainPosition(Strict):
 
     def project_form(self) -> dict[str, Any]:
         """The fields of the project's JSON form that the request gave, as ``tavla.formats.parse`` reads them."""
-        keys = ("variant", "rules", "checkers", "bar", "off", *PROJECT_CONTEXT_KEYS)
+        keys = ("variant", "rules", "checkers", "bar", "reserve", "off", *PROJECT_CONTEXT_KEYS)
         given = self.model_dump(include=set(keys), exclude_unset=True)
         given["variant"] = self.variant
         return given
@@ -266,6 +272,8 @@ class PositionOut(BaseModel):
     rules: Dict[str, RuleValue]
     checkers: List[Counts] = Field(description="[this side's 24 counts, the other side's 24 counts]")
     bar: List[int]
+    reserve: List[int] = Field(default_factory=lambda: [0, 0], description="checkers in reserve, not yet entered: "
+                               "[this side, the other side] (Dutch backgammon and acey-deucey; [0, 0] elsewhere)")
     off: List[int]
     mine: Counts = Field(json_schema_extra={"deprecated": True}, description="deprecated: this side's 25 counts, the bar last")
     theirs: Counts = Field(json_schema_extra={"deprecated": True}, description="deprecated: the other side's 25 counts, the bar last")
@@ -281,8 +289,9 @@ class CascadeStepPlayOut(BaseModel):
 
 
 class MoveOut(BaseModel):
-    notation: str = Field(description='"24/18 13/11", "bar/22*", "6/off", "no move" for a pass')
-    steps: List[List[int]] = Field(description="[from, to] per checker step; 25 is the bar, 0 is off")
+    notation: str = Field(description='"24/18 13/11", "bar/22*", "6/off", "reserve/20", "no move" for a pass; an '
+                          'acey-deucey 1-2 names its number: "reserve/24 reserve/23 named 6: 24/18 23/17 reserve/19(2)"')
+    steps: List[List[int]] = Field(description="[from, to] per checker step; 25 is the bar, 26 the reserve, 0 is off")
     hits: List[bool]
     is_pass: bool
     moves_played: int = Field(description="single checker moves played (0 to 4)")
@@ -296,6 +305,8 @@ class MoveOut(BaseModel):
     cascade_steps: List[CascadeStepPlayOut] = Field(
         default_factory=list,
         description="a whole gul bara cascade part: each number's step in order ([] for any other play)")
+    named: Optional[int] = Field(None, description="acey-deucey's 1-2: the number named after the 1 and the 2")
+    rolls_again: bool = Field(False, description="acey-deucey's 1-2 played in full: the same player rolls again")
 
 
 class PositionInfo(BaseModel):
@@ -355,6 +366,8 @@ class GameStateOut(BaseModel):
     rolls: int = Field(description="rolls made in the game so far")
     rolls_before: int = Field(description="rolls made before the one being played: the rolls that /v1/hint and "
                               "/v1/engine-move take")
+    is_extra_roll: bool = Field(False, description="acey-deucey: the player on roll rolls again after a 1-2 played in "
+                                "full (no double before this roll)")
     over: bool
     result: Optional[GameResultOut] = Field(description="how the game ended, once over")
 

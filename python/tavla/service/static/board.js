@@ -13,9 +13,14 @@ const G = { left: 30, pointW: 46, barW: 44, top: 20, bottom: 480, pointH: 190, r
 G.rightStart = G.left + 6 * G.pointW + G.barW;
 G.barX = G.left + 6 * G.pointW + G.barW / 2;
 
+// The variants on short backgammon's board (opposite directions, a bar); the last two keep a reserve.
+const BACKGAMMON_BOARD = ["backgammon", "dutch", "acey_deucey"];
+const hasReserve = (variant) => variant === "dutch" || variant === "acey_deucey";
+
 const S = {
   variant: "backgammon", rules: {},
   bottom: null, top: null,   // each side's 25 counts in its own numbering (index 24 = bar)
+  reserve: { bottom: 0, top: 0 },   // Dutch backgammon and acey-deucey: checkers not yet entered
   onRoll: "bottom",          // the side whose turn it is (seat 0 is bottom); it is "mine" in every request
   dice: null, moves: [], kind: "", selected: -1,
   mode: "analyse",           // "analyse" (you move both sides) or "game" (you are bottom, the engine top)
@@ -28,6 +33,7 @@ const S = {
   legal: [],                 // the legal plays (or cascade steps), each with its index for /v1/turn
   cascade: null,             // gul bara, while a cascade is played: {step, left, handover} as answered
   rollsBefore: 0,            // the rolls before this one, which /v1/hint and /v1/engine-move take
+  extraRoll: false,          // acey-deucey: the side on roll rolls again after a 1-2 played in full
   ending: null,              // the game's result as answered, once over
   turnAsked: 0,              // counts /v1/turn questions, so that only the latest answer is applied
   rolling: false,            // a roll is on its way to the service
@@ -58,15 +64,18 @@ async function api(path, body) {
 }
 
 // The service's JSON position form, from `first`'s side (no turn given: the first side is on roll).
-// The board keeps each side as 25 counts in its own numbering, the bar last.
-function jsonPosition(variant, rules, first, second) {
-  return { variant, rules, checkers: [first.slice(0, 24), second.slice(0, 24)], bar: [first[24], second[24]] };
+// The board keeps each side as 25 counts in its own numbering, the bar last; `reserve` the two sides'
+// reserves, in the same order (the reserve games only).
+function jsonPosition(variant, rules, first, second, reserve = [0, 0]) {
+  const position = { variant, rules, checkers: [first.slice(0, 24), second.slice(0, 24)], bar: [first[24], second[24]] };
+  if (hasReserve(variant)) position.reserve = reserve;
+  return position;
 }
 const sideCounts = (position, k) => [...position.checkers[k], position.bar[k]];
 
 function positionFor(side) {
   const other = side === "bottom" ? "top" : "bottom";
-  return jsonPosition(S.variant, S.rules, S[side], S[other]);
+  return jsonPosition(S.variant, S.rules, S[side], S[other], [S.reserve[side], S.reserve[other]]);
 }
 
 const current = () => positionFor(S.onRoll);
@@ -77,7 +86,7 @@ const current = () => positionFor(S.onRoll);
 // other way round; in nardy and gul bara both run the same way, half a board apart).
 function shown(side, p) {
   if (side === "bottom") return p;
-  if (S.variant === "backgammon") return 25 - p;
+  if (BACKGAMMON_BOARD.includes(S.variant)) return 25 - p;
   return p <= 12 ? p + 12 : p - 12;
 }
 
@@ -91,9 +100,11 @@ function pointX(dp) {
 
 const onBottomRow = (dp) => dp <= 12;
 
-// Where an arrow for a side's step starts or ends: a point, the bar (25) or the tray (0).
+// Where an arrow for a side's step starts or ends: a point, the bar (25), the reserve (26, drawn in the
+// tray) or the tray (0).
 function anchor(side, p) {
   if (p === 25) return [G.barX, side === "bottom" ? 330 : 170];
+  if (p === 26) return [G.trayX, side === "bottom" ? 300 : 200];
   if (p <= 0) return [G.trayX, side === "bottom" ? 400 : 100];
   const dp = shown(side, p);
   return [pointX(dp), onBottomRow(dp) ? 410 : 90];
@@ -133,7 +144,7 @@ function draw() {
   if (S.dice) drawDice(svg);
   drawCube(svg);
   if (move) drawArrows(svg, move.steps, S.onRoll, "arrow");
-  svg.dataset.position = JSON.stringify({ bottom: S.bottom, top: S.top, onRoll: S.onRoll });
+  svg.dataset.position = JSON.stringify({ bottom: S.bottom, top: S.top, onRoll: S.onRoll, reserve: S.reserve });
   showScore();
   showCube();
 }
@@ -184,12 +195,17 @@ function drawSide(svg, side) {
     const y = side === "bottom" ? 300 + i * 2 * G.r : 200 - i * 2 * G.r;
     checker(svg, side, G.barX, y, i === 2 && bar > 3 ? bar : null);
   }
-  const off = 15 - counts.reduce((a, b) => a + b, 0);
+  const reserve = S.reserve[side];
+  const off = 15 - counts.reduce((a, b) => a + b, 0) - reserve;
   for (let i = 0; i < off; i++) {
     const y = side === "bottom" ? G.bottom - 12 - i * 12 : G.top + 2 + i * 12;
     el("rect", { class: `checker ${sideClass(side)}`, x: G.trayX - 20, y, width: 40, height: 10, rx: 3 }, svg);
   }
   if (off) el("text", { class: "offtext", x: G.trayX, y: side === "bottom" ? 268 : 238 }, svg, `${off} off`);
+  if (reserve) {
+    checker(svg, side, G.trayX, side === "bottom" ? 300 : 200, reserve);
+    el("text", { class: "offtext reserve", x: G.trayX, y: side === "bottom" ? 334 : 172 }, svg, "reserve");
+  }
 }
 
 const sideClass = (side) => (side === "bottom" ? "mine" : "theirs");
@@ -413,10 +429,13 @@ function applyTurn(t, fresh) {
   S.onRoll = mover;
   S[mover] = sideCounts(t.position, 0);
   S[other] = sideCounts(t.position, 1);
+  const reserve = t.position.reserve || [0, 0];
+  S.reserve = { [mover]: reserve[0], [other]: reserve[1] };
   S.pips = { [mover]: t.pips[0], [other]: t.pips[1] };
   setDice(t.cascade_step ? [t.cascade_step[0], t.cascade_step[0]] : t.dice);
   S.cascade = t.cascade_step ? { step: t.cascade_step, left: t.cascade_left, handover: t.is_cascade_handover } : null;
   S.rollsBefore = t.rolls_before;
+  S.extraRoll = Boolean(t.is_extra_roll);
   S.legal = t.moves.map((m, index) => ({ ...m, index }));
   S.ending = t.result;
   if (t.over && !S.over) S.over = t.result.winner === null ? "draw" : sideOf(t.result.winner);
@@ -581,7 +600,7 @@ async function nextTurn(said) {
     status(`${said} ${who}: ${cascadeText()}.`);
     return;
   }
-  status(`${said} ${who} to roll.`);
+  status(`${said} ${who} to roll${S.extraRoll ? " again (the 1-2 was played in full)" : ""}.`);
   await adviseCube();
 }
 
