@@ -229,3 +229,22 @@ def test_tavla_play_plays_them_with_the_heuristic_engine(variant, tmp_path):
     duel = subprocess.run([sys.executable, "-m", "tavla", "duel", "heuristic:0", "random", "--variant", variant,
                            "--games", "2", "--threads", "1", "--no-progress"], capture_output=True, text=True, timeout=60)
     assert duel.returncode == 0 and duel.stdout.startswith(f"{variant}: heuristic 0-ply vs random, 2 games")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_their_match_texts_are_analysed_with_their_networks(variant):
+    # A match text of the game, read back and judged move by move at 0-ply, as `tavla analyze` does.
+    from tavla import analysis
+
+    match = tavla.Match(variant, 1, seed=5)
+    match.play_out(players=("greedy", "greedy"), seed=3)
+    read = analysis.read_match_data("m.txt", formats.write_match_text(match).encode())
+    assert read["variant"] == variant
+    engine = analysis.match_engine(read, ply=0)
+    assert engine.evaluator == "network"
+    result = analysis.analyze_match(engine, read, luck=False)
+    checker = [d for d in result["decisions"] if d["kind"] == "move"]
+    assert checker and all(d["error"] >= -1e-9 for d in checker)
+    if variant == "acey_deucey":
+        # The 1-2s are judged as whole plays, named number included.
+        assert any(" named " in d["played"] for d in checker)

@@ -388,7 +388,7 @@ MAX_FILE_BYTES = 16 << 20
 
 
 def match_file_kind(name: str, data: bytes) -> Optional[str]:
-    """"sgf", "mat" or "text" (the long nardy and gul bara match text) by the file's extension, else
+    """"sgf", "mat" or "text" (the match text of the other variants) by the file's extension, else
     by its content; None when it is none of them."""
     suffix = Path(name).suffix.lower()
     head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:4096]
@@ -405,7 +405,7 @@ def match_file_kind(name: str, data: bytes) -> Optional[str]:
 
 def read_match_file(path: Union[str, Path]) -> dict[str, Any]:
     """A match file read and replayed: a Jellyfish ``.mat``, a GNU Backgammon ``.sgf`` (by the
-    extension, else by the content) or a long nardy or gul bara match text (its ``Variation`` tag), in
+    extension, else by the content) or a match text of long nardy, gul bara, Dutch backgammon or acey-deucey (its ``Variation`` tag), in
     ``tavla.formats.read_mat``'s shape (a match text's also has ``variant`` and ``rules``). Errors are ValueErrors
     naming the file: one that cannot be read, is too big, is of another format, or that the reader
     refuses (naming the line)."""
@@ -437,7 +437,7 @@ def read_match_data(name: str, data: bytes, kind: Optional[str] = None) -> dict[
         kind = match_file_kind(name, data)
     if kind is None:
         raise ValueError("not a match file tavla reads (a Jellyfish .mat, a GNU Backgammon .sgf, "
-                         "or a long nardy or gul bara match text)")
+                         "or a match text of another variant)")
     if kind not in MATCH_FORMATS:
         raise ValueError(f"format must be one of {', '.join(MATCH_FORMATS)}, not {kind!r}")
     if kind == "sgf":

@@ -5,7 +5,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{count_arg, opt_count_arg, opt_whole_arg, rules_from_kwargs, threads_arg, value_error};
+use super::{count_arg, opt_count_arg, opt_whole_arg, rules_from_kwargs, threads_arg};
 use crate::limits;
 
 /// Rolls a position out with the shipped networks of its variant playing both

@@ -596,7 +596,7 @@ class AnalysisRequest(Strict):
     """A match file to analyse, as ``tavla analyze`` does."""
 
     mat: str = Field(max_length=MAX_MATCH_TEXT, description="the match file's text: a Jellyfish .mat, a GNU "
-                     "Backgammon .sgf, or a long nardy or gul bara match text (its Variation tag)")
+                     "Backgammon .sgf, or a match text of long nardy, gul bara, Dutch backgammon or acey-deucey (its Variation tag)")
     format: Optional[Literal["mat", "sgf", "text"]] = Field(
         None, description="the file's format; by default detected from its content")
     ply: Optional[int] = Field(None, ge=0, le=4, description="analysis ply (default: the service's default "
