@@ -73,6 +73,18 @@ pub struct Move {
 }
 
 impl Move {
+    /// The position after the move from the side of the player who rolls
+    /// next: the opponent, or the mover itself after an acey-deucey 1-2
+    /// played in full (RULES.md 5.2: that player rolls again).
+    #[inline]
+    pub fn next_roller_view(&self) -> Position {
+        if self.rolls_again {
+            self.position
+        } else {
+            self.position.flip()
+        }
+    }
+
     /// A move with no 1-2 naming (every roll but acey-deucey's 1-2).
     #[inline]
     pub fn new(position: Position, play: Play, head_used: u8) -> Move {

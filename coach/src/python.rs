@@ -14,7 +14,7 @@ use tavla::limits;
 use tavla::nn::encoding::check_inputs;
 use tavla::nn::{Mlp, OUTPUTS};
 use tavla::position::Position;
-use tavla::python::{count_arg, flat_board_rules, threads_arg, training_rules, value_error, whole_arg};
+use tavla::python::{count_arg, flat_board_rules, rules_from_kwargs, threads_arg, value_error, whole_arg};
 use tavla::variant::{Rules, Variant};
 
 use crate::supervised;
@@ -32,7 +32,7 @@ fn td_new_network<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let hidden: usize = whole_arg(hidden, "hidden")?;
     let seed: u64 = whole_arg(seed, "seed")?;
-    let rules = training_rules(variant, rules)?;
+    let rules = rules_from_kwargs(variant, rules)?;
     let trainer = TdTrainer::new(rules, hidden.clamp(1, 1024), seed, 0.1);
     Ok(PyBytes::new(py, &trainer.net.to_bytes()))
 }
@@ -53,7 +53,7 @@ fn td_train<'py>(
 ) -> PyResult<(Bound<'py, PyBytes>, usize, usize, usize)> {
     let games = count_arg(games, "games", 0, limits::MAX_GAMES)? as usize;
     let seed: u64 = whole_arg(seed, "seed")?;
-    let rules = training_rules(variant, rules)?;
+    let rules = rules_from_kwargs(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     if !(0.0..1.0).contains(&trace_decay) {
         return Err(PyValueError::new_err(format!("trace_decay (TD lambda) must be in [0, 1), not {trace_decay}")));
@@ -80,7 +80,7 @@ fn td_score_vs_random(
 ) -> PyResult<f64> {
     let games = count_arg(games, "games", 1, limits::MAX_GAMES)? as usize;
     let seed: u64 = whole_arg(seed, "seed")?;
-    let rules = training_rules(variant, rules)?;
+    let rules = rules_from_kwargs(variant, rules)?;
     let net = network_for(network, rules.variant)?;
     Ok(py.allow_threads(move || score_against_random(&net, rules, games, seed)))
 }

@@ -352,7 +352,7 @@ pub fn match_from_json(text: &str) -> Result<Match> {
 mod tests {
     use super::*;
     use crate::dice::Dice;
-    use crate::game::players::{play_out, Strategy};
+    use crate::game::players::{play_match_out, play_out, Strategy};
     use crate::game::{CubeRules, Snapshot, Stakes};
     use crate::variant::Rules;
 
@@ -404,14 +404,7 @@ mod tests {
         // Matches, the reserve games' too (their games carry named numbers and extra rolls).
         for rules in [Rules::backgammon(), Rules::dutch(), Rules::acey_deucey()] {
             let mut m = Match::new(rules, 3, true, CubeRules::default(), 5).unwrap();
-            let mut picks = Dice::new(2);
-            loop {
-                play_out(m.game_mut(), [Strategy::Greedy, Strategy::Random], &mut picks).unwrap();
-                if m.is_over() {
-                    break;
-                }
-                m.next_game().unwrap();
-            }
+            play_match_out(&mut m, [Strategy::Greedy, Strategy::Random], &mut Dice::new(2)).unwrap();
             let text = match_to_json(&m);
             let back = match_from_json(&text).unwrap();
             assert_eq!(back.score(), m.score());

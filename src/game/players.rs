@@ -2,6 +2,7 @@
 //! simulations, tests and the terminal game until a real engine plays.
 
 use super::cube::CubeRules;
+use super::matches::Match;
 use super::{Game, GameResult, Phase, Stakes};
 use crate::dice::Dice;
 use crate::error::Result;
@@ -117,6 +118,18 @@ pub fn play_out(game: &mut Game, strategies: [Strategy; 2], picks: &mut Dice) ->
             Phase::DoubleOffered => game.take()?,
             Phase::Over => return Ok(game.result().expect("a finished game has a result")),
         }
+    }
+}
+
+/// Plays `m` to its end: each game by [`play_out`] with the same players and
+/// picks, the next game begun after each one until the match is over.
+pub fn play_match_out(m: &mut Match, strategies: [Strategy; 2], picks: &mut Dice) -> Result<()> {
+    loop {
+        play_out(m.game_mut(), strategies, picks)?;
+        if m.is_over() {
+            return Ok(());
+        }
+        m.next_game()?;
     }
 }
 

@@ -96,10 +96,11 @@ impl<'a> NetPlayer<'a> {
         if m.position.off(ME) == CHECKERS {
             return final_outcome(&m.position);
         }
+        let next = self.value(&m.next_roller_view());
         if m.rolls_again {
-            return self.value(&m.position);
+            return next;
         }
-        Evaluation::new(self.value(&m.position.flip())).invert().to_array()
+        Evaluation::new(next).invert().to_array()
     }
 
     /// The index of the best play at 0-ply and its probabilities.

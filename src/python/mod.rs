@@ -48,12 +48,6 @@ pub fn rules_from_kwargs(variant: &str, kwargs: Option<&Bound<'_, PyDict>>) -> P
     Ok(rules)
 }
 
-/// Rules for a training function that brings its own network (self-play
-/// TD): every variant, shipped network or not.
-pub fn training_rules(variant: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
-    rules_from_kwargs(variant, rules)
-}
-
 /// Rules for a training function on flat boards (n x 2 x 25 counts, the
 /// player on roll first): those boards hold no reserve, so the reserve
 /// games are refused.

@@ -612,11 +612,7 @@ mod tests {
     fn a_one_two_that_rolls_again_keeps_the_cube_with_the_mover_and_no_double_before_it() {
         // After an acey-deucey 1-2 played in full the mover rolls again under
         // the same cube, with no double before that roll (RULES.md 5.2).
-        let mut pos = Position::start(Rules::acey_deucey());
-        for (d1, d2) in [(6, 5), (4, 3), (6, 6), (5, 2)] {
-            let plays = crate::movegen::legal_moves(&pos, d1, d2).unwrap();
-            pos = plays[plays.len() / 2].position.flip();
-        }
+        let pos = crate::search::tests::acey_deucey_middle();
         let ev = Heuristic::new(Variant::AceyDeucey);
         let met = MatchEquityTable::kazaross_xg2();
         for state in [CubeState::money(), CubeState { value: 2, owner: Owner::Me, ..CubeState::money() }] {

@@ -596,7 +596,7 @@ impl<'a> Worker<'a> {
         let mut replies = std::mem::take(&mut self.replies);
         self.movegen.legal_moves(pos, d1, d2, &mut plays);
         replies.clear();
-        replies.extend(plays.iter().map(next_roller_view));
+        replies.extend(plays.iter().map(Move::next_roller_view));
         let again = plays.iter().any(|m| m.rolls_again);
         // The pruning network ranks positions with the opponent on roll: a
         // roll with plays that roll again is judged in full.
@@ -685,7 +685,7 @@ impl RollChoice {
     /// The choice of one ordinary play: where the next roll is made, seen by
     /// whoever makes it.
     fn of_play(m: Move) -> RollChoice {
-        RollChoice { play: m, part: None, replies: vec![next_roller_view(&m)], resolved: true, rolls_again: m.rolls_again }
+        RollChoice { play: m, part: None, replies: vec![m.next_roller_view()], resolved: true, rolls_again: m.rolls_again }
     }
 
     /// A reply's value (for whoever rolls there) as the mover's.
@@ -695,17 +695,6 @@ impl RollChoice {
         } else {
             reply.invert()
         }
-    }
-}
-
-/// The position after a play from the side of the player who rolls next:
-/// the opponent, or the mover itself after an acey-deucey 1-2 played in
-/// full (RULES.md 5.2: that player rolls again).
-pub(crate) fn next_roller_view(m: &Move) -> Position {
-    if m.rolls_again {
-        m.position
-    } else {
-        m.position.flip()
     }
 }
 
@@ -914,7 +903,7 @@ mod tests {
 
     /// An acey-deucey position a few plays in, with checkers on the board
     /// and in reserve on both sides.
-    fn acey_deucey_middle() -> Position {
+    pub(super) fn acey_deucey_middle() -> Position {
         let mut pos = Position::start(Rules::acey_deucey());
         for (d1, d2) in [(6, 5), (4, 3), (6, 6), (5, 2)] {
             let plays = legal_moves(&pos, d1, d2).unwrap();

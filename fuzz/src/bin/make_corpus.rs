@@ -17,7 +17,7 @@ use tavla::batch::push_flat;
 use tavla::dice::Dice;
 use tavla::formats::{fibs, gnubg, json, mat, matchtext, record, sgf, xgid};
 use tavla::game::matches::Match;
-use tavla::game::players::{play_out, Strategy};
+use tavla::game::players::{play_match_out, play_out, Strategy};
 use tavla::game::{Cube, CubeRules, Game, Snapshot, Stakes};
 use tavla::position::Position;
 use tavla::variant::{Rules, Variant};
@@ -218,14 +218,7 @@ fn main() {
     let mut c = Corpus::new("match_record");
     for (rules, length) in [(bg, 1), (Rules::nardy(), 1), (bg, 2)] {
         let mut m = Match::new(rules, length, true, CubeRules::default(), 5).unwrap();
-        let mut picks = Dice::new(2);
-        loop {
-            play_out(m.game_mut(), [Strategy::Greedy, Strategy::Random], &mut picks).unwrap();
-            if m.is_over() {
-                break;
-            }
-            m.next_game().unwrap();
-        }
+        play_match_out(&mut m, [Strategy::Greedy, Strategy::Random], &mut Dice::new(2)).unwrap();
         c.add(record::match_to_json(&m));
     }
     let m = Match::with_score(bg, 5, true, CubeRules::default(), [4, 2], true, 1).unwrap();
