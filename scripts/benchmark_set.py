@@ -1,21 +1,35 @@
-"""The benchmark position set of a variant, and evaluators' errors on it.
+"""The benchmark position sets of a variant, and evaluators' errors on them.
 
-    python scripts/benchmark_set.py build --variant nardy --positions 100 --trials 648 --seed 1
+    python scripts/benchmark_set.py build --variant nardy --positions 100 --trials 1296 --seed 1
+    python scripts/benchmark_set.py build --variant nardy --name nardy-classes --per-class 25 --trials 1296 --seed 3
     python scripts/benchmark_set.py errors --variant nardy
+    python scripts/benchmark_set.py errors --variant nardy --name nardy-classes --network gen1=benches/networks/nardy-gen1.tnn
 
 `build` draws positions from self-play of the shipped network (one play in ten
-random), rolls each out (`tavla._core.rollout`, the shipped networks at 0-ply on
-both sides, stratified first roll) and writes benches/positions/<variant>.json.
-The committed sets were rolled out before backgammon had a race network; a
-rebuild now plays races with it, so rebuilding changes the reference.
-`errors` reports, for each evaluator it can build, the mean absolute error of
-its cubeless equity against the rollouts, on the same positions every time.
+random; gul bara plays whole cascades) and rolls each out, then writes
+benches/positions/<name>.json (the name defaults to the variant). With
+`--positions N` it takes the first N positions and rolls them out as the
+committed sets were (`tavla._core.rollout`: the shipped network at 0-ply on
+both sides, stratified first roll, gul bara cascades step by step). With
+`--per-class K` it takes K positions of each class (opening, middle game,
+race, bear-off: `position_class`) from a pool of self-play positions, and rolls
+them out with the engine's own rollout (`Engine.rollout`, 0-ply, whole gul bara
+cascades, both cores), recording each rollout's standard error. Rebuilding a
+set after a new network ships changes its reference, so sets stay as committed.
+
+`errors` reports, for each evaluator (the shipped network raw and through the
+engine at 0 and 1 ply, the heuristic, and any `--network LABEL=PATH` file at
+0 and 1 ply), the mean absolute error of its cubeless equity against the
+rollouts, by class, and the root mean square error with the rollouts' own
+noise taken out (sqrt(mean err^2 - mean se^2)), the same positions every time.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import random
 import sys
 import time
 from pathlib import Path
@@ -26,14 +40,48 @@ from tavla import _core
 from tavla.files import write_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
-NAMES = ["win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"]
+CLASSES = ("opening", "middle", "race", "bear-off")
+# A position is still in the opening while both sides keep this share of their starting pips.
+OPENING_PIPS = 0.85
 
 
-def set_path(variant: str) -> Path:
-    return ROOT / "benches" / "positions" / f"{variant}.json"
+def set_path(name: str) -> Path:
+    return ROOT / "benches" / "positions" / f"{name}.json"
+
+
+def position_class(pos: tavla.Position) -> str:
+    """Which part of the game a position is in, for reporting errors by class."""
+    mine, theirs = pos.to_arrays()
+    # Points 7 and up (and the bar) lie outside each side's home, in its own numbering.
+    if sum(mine[6:]) == 0 and sum(theirs[6:]) == 0:
+        return "bear-off"
+    if pos.is_race():
+        return "race"
+    start = min(tavla.Position.start(pos.variant, **pos.rules).pip_count())
+    if min(pos.pip_count()) >= OPENING_PIPS * start:
+        return "opening"
+    return "middle"
 
 
 def build(args: argparse.Namespace) -> int:
+    name = args.name or args.variant
+    if args.per_class:
+        entries, made_by = build_by_class(args)
+    else:
+        entries, made_by = build_first(args)
+    doc = {
+        "variant": args.variant,
+        "made_by": f"python scripts/benchmark_set.py build --variant {args.variant} {made_by} --trials {args.trials} "
+        f"--seed {args.seed}" + (f" --name {name}" if args.name else ""),
+        "trials": args.trials,
+        "positions": entries,
+    }
+    write_atomic(set_path(name), json.dumps(doc, indent=0))
+    print(f"wrote {set_path(name)}")
+    return 0
+
+
+def build_first(args: argparse.Namespace) -> tuple[list[dict], str]:
     positions = _core.selfplay_positions(args.variant, args.positions, args.seed)
     entries = []
     start = time.perf_counter()
@@ -43,41 +91,66 @@ def build(args: argparse.Namespace) -> int:
         entries.append({"mine": mine, "theirs": theirs, "rollout": r})
         print(f"\r{k + 1}/{len(positions)} rolled out ({time.perf_counter() - start:.0f}s)", end="", flush=True)
     print()
-    doc = {
-        "variant": args.variant,
-        "made_by": f"python scripts/benchmark_set.py build --variant {args.variant} --positions {args.positions} "
-        f"--trials {args.trials} --seed {args.seed}",
-        "trials": args.trials,
-        "positions": entries,
+    return entries, f"--positions {args.positions}"
+
+
+def build_by_class(args: argparse.Namespace) -> tuple[list[dict], str]:
+    pool = _core.selfplay_positions(args.variant, args.pool, args.seed)
+    by_class: dict[str, list[tavla.Position]] = {c: [] for c in CLASSES}
+    for pos in dict.fromkeys(pool):  # distinct positions, in the order self-play met them
+        by_class[position_class(pos)].append(pos)
+    rng = random.Random(args.seed)
+    chosen = []
+    for c in CLASSES:
+        if len(by_class[c]) < args.per_class:
+            raise SystemExit(f"only {len(by_class[c])} {c} positions in a pool of {args.pool}: raise --pool")
+        chosen += [(c, p) for p in rng.sample(by_class[c], args.per_class)]
+    engine = tavla.Engine(args.variant, ply=0)
+    entries = []
+    start = time.perf_counter()
+    for k, (c, pos) in enumerate(chosen):
+        r = engine.rollout(pos, trials=args.trials, seed=args.seed * 7919 + k, threads=args.threads)
+        mine, theirs = pos.to_arrays()
+        entries.append({"mine": mine, "theirs": theirs, "class": c, "rollout": r.to_dict()})
+        print(f"\r{k + 1}/{len(chosen)} rolled out ({time.perf_counter() - start:.0f}s)", end="", flush=True)
+    print()
+    return entries, f"--per-class {args.per_class} --pool {args.pool}"
+
+
+def evaluators(variant: str, networks: list[str]) -> dict[str, Callable[[tavla.Position], float]]:
+    found: dict[str, Callable[[tavla.Position], float]] = {
+        "network 0-ply": lambda p: tavla.Evaluation(_core.network_probabilities(p)).equity
     }
-    write_atomic(set_path(args.variant), json.dumps(doc, indent=0))
-    print(f"wrote {set_path(args.variant)}")
-    return 0
-
-
-def equity(p: list[float]) -> float:
-    return tavla.Evaluation(p).equity
-
-
-def evaluators(variant: str) -> dict[str, Callable[[tavla.Position], float]]:
-    found: dict[str, Callable[[tavla.Position], float]] = {"network 0-ply": lambda p: equity(_core.network_probabilities(p))}
-    for evaluator in ("network", "heuristic"):
+    named = [("network", "network")] + [tuple(n.split("=", 1)) for n in networks] + [("heuristic", "heuristic")]
+    for label, evaluator in named:
+        if evaluator != label:
+            evaluator = f"network={evaluator}"
         for ply in (0, 1):
             e = tavla.Engine(variant, ply=ply, evaluator=evaluator)
-            found[f"Engine {evaluator} ply {ply}"] = lambda p, e=e: e.evaluate(p).equity
+            found[f"Engine {label} ply {ply}"] = lambda p, e=e: e.evaluate(p).equity
     return found
 
 
 def errors(args: argparse.Namespace) -> int:
-    doc = json.loads(set_path(args.variant).read_text())
-    positions = [
-        (tavla.Position.from_arrays(args.variant, e["mine"], e["theirs"]), e["rollout"]["equity"]) for e in doc["positions"]
-    ]
-    print(f"{args.variant}: {len(positions)} positions, rollouts of {doc['trials']} trials")
-    for name, fn in evaluators(args.variant).items():
+    doc = json.loads(set_path(args.name or args.variant).read_text())
+    rows = []
+    for e in doc["positions"]:
+        pos = tavla.Position.from_arrays(args.variant, e["mine"], e["theirs"])
+        rows.append((pos, e["rollout"]["equity"], e["rollout"].get("equity_error", 0.0), e.get("class", "all")))
+    # The sets built with --positions have no classes: "all" is their only column.
+    classes = [c for c in CLASSES if any(k == c for *_, k in rows)]
+    noise = sum(se * se for *_, se, _ in rows) / len(rows)
+    print(f"{args.variant}: {len(rows)} positions, rollouts of {doc['trials']} trials, "
+          f"mean standard error {sum(se for *_, se, _ in rows) / len(rows):.4f}")
+    print(f"  {'evaluator':28} {'all':>7} " + " ".join(f"{c:>8}" for c in classes) + "  rms-noise   time")
+    for name, fn in evaluators(args.variant, args.network).items():
         start = time.perf_counter()
-        err = sum(abs(fn(p) - truth) for p, truth in positions) / len(positions)
-        print(f"  {name:20} mean |equity error| {err:.4f}  ({time.perf_counter() - start:.1f}s)")
+        errs = [(fn(p) - truth, c) for p, truth, _, c in rows]
+        mean_abs = sum(abs(e) for e, _ in errs) / len(errs)
+        per_class = [sum(abs(e) for e, k in errs if k == c) / sum(1 for _, k in errs if k == c) for c in classes]
+        denoised = math.sqrt(max(0.0, sum(e * e for e, _ in errs) / len(errs) - noise))
+        print(f"  {name:28} {mean_abs:7.4f} " + " ".join(f"{x:8.4f}" for x in per_class)
+              + f"  {denoised:9.4f}  {time.perf_counter() - start:5.1f}s")
     return 0
 
 
@@ -86,11 +159,18 @@ def main() -> int:
     sub = p.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build")
     b.add_argument("--variant", required=True, choices=tavla.VARIANTS)
-    b.add_argument("--positions", type=int, default=100)
+    b.add_argument("--name", help="the set's file name under benches/positions (default: the variant)")
+    size = b.add_mutually_exclusive_group()
+    size.add_argument("--positions", type=int, default=100, help="the first N self-play positions")
+    size.add_argument("--per-class", type=int, help="K positions of each class, drawn from --pool")
+    b.add_argument("--pool", type=int, default=20000, help="self-play positions to draw the classes from")
     b.add_argument("--trials", type=int, default=648)
     b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--threads", type=int, default=0, help="rollout threads with --per-class (0: all cores)")
     e = sub.add_parser("errors")
     e.add_argument("--variant", required=True, choices=tavla.VARIANTS)
+    e.add_argument("--name", help="the set's file name under benches/positions (default: the variant)")
+    e.add_argument("--network", action="append", default=[], metavar="LABEL=PATH", help="another network file to rate")
     args = p.parse_args()
     return build(args) if args.command == "build" else errors(args)
 

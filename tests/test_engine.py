@@ -194,6 +194,16 @@ def test_duel_heuristic_beats_random_and_is_reproducible():
     assert again.points == r.points
 
 
+def test_duel_cascade_width_reaches_both_players():
+    narrow = tavla.duel("gulbara", "network:0", "heuristic:0", games=6, seed=2, cascade_width=4)
+    engines = [tavla.Engine("gulbara", 0, evaluator=e, cascade_width=4) for e in ("network", "heuristic")]
+    assert tavla.duel("gulbara", *engines, games=6, seed=2).points == narrow.points
+    with pytest.raises(ValueError, match="cascade width"):
+        tavla.duel("gulbara", "network:0", "heuristic:0", games=2, cascade_width=0)
+    assert main(["duel", "network:0", "random", "--variant", "gulbara", "--games", "2", "--cascade-width", "4",
+                 "--no-progress"]) == 0
+
+
 def test_duel_with_gnubg(gnubg_nn):
     g = tavla.duel("backgammon", "gnubg:0", "random", games=2, seed=1)
     assert g.games == 2 and all(abs(p) in (1, 2, 3) for p in g.points)

@@ -75,12 +75,12 @@ def test_bad_training_input_is_named(small_net: bytes, labelled: tuple[bytes, by
     with pytest.raises(ValueError, match="bad magic"):
         _coach.nn_label(b"junk", "backgammon", boards, 1)
     nardy = _coach.td_new_network("nardy", 8, 3)
-    with pytest.raises(ValueError, match="the network has 200 inputs; backgammon networks have"):
+    with pytest.raises(ValueError, match="the network has 215 inputs; backgammon networks have"):
         _coach.nn_label(nardy, "backgammon", boards, 1)
     # TD training checks the network the same way (it used to fail inside the encoder).
-    with pytest.raises(ValueError, match="200 inputs"):
+    with pytest.raises(ValueError, match="215 inputs"):
         _coach.td_train(nardy, "backgammon", 1, 1, 0.1)
-    with pytest.raises(ValueError, match="200 inputs"):
+    with pytest.raises(ValueError, match="215 inputs"):
         _coach.td_score_vs_random(nardy, "backgammon", 1, 1)
     with pytest.raises(ValueError, match="float32 of shape"):
         _coach.nn_error(small_net, "backgammon", boards, labels[:-4])

@@ -8,10 +8,14 @@
 //! The nardy games use the same four units per point (a quarter unit per
 //! checker past three, since the head holds up to 15), borne-off counts, pip
 //! counts, whether each side may bear off, and for each side its longest run
-//! of consecutive points along the other's path (the six-fence threat).
+//! of consecutive points along the other's path (the six-fence threat); then
+//! for each side the hand-made features of [`nardy_features`] (blocks ahead
+//! of the other's checkers, numbers taken away, distance home, race lead) and
+//! whether the game is a pure race.
 
 use crate::error::{Error, Result};
 use crate::nn::features::{self, longest_run};
+use crate::nn::nardy_features;
 use crate::nn::Mlp;
 use crate::position::{opponent_mask, Position, ME, THEM};
 use crate::variant::Variant;
@@ -19,7 +23,10 @@ use crate::variant::Variant;
 pub const BACKGAMMON_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2 + 2 * CONTACT_FEATURES + 1;
 /// Hand-made backgammon features per side (see [`features`]).
 const CONTACT_FEATURES: usize = features::COUNT;
-pub const NARDY_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2 + 2;
+pub const NARDY_INPUTS: usize = NARDY_FIRST_GENERATION_INPUTS + 2 * nardy_features::COUNT + 1;
+/// The inputs of the first nardy and gul bara networks (before the
+/// hand-made features): the prefix a network of that generation takes.
+pub const NARDY_FIRST_GENERATION_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2 + 2;
 /// Dutch backgammon's and acey-deucey's inputs: backgammon's, then for each
 /// side whether it has checkers in reserve and how many (a fifteenth each).
 /// Without them the network would have to work the reserve out from the
@@ -233,6 +240,17 @@ fn encode_with(pos: &Position, limit: usize, mut put: impl FnMut(usize, f32)) {
             // Runs along the other side's path: in its own numbering.
             put(k + 2, longest_run(opponent_mask(variant, pos.occupied(ME))) as f32 / 6.0);
             put(k + 3, longest_run(pos.occupied(THEM)) as f32 / 6.0);
+            k += 4;
+            if k >= limit {
+                return;
+            }
+            for side in nardy_features::both_sides(pos) {
+                for (j, v) in side.into_iter().enumerate() {
+                    put(k + j, v);
+                }
+                k += nardy_features::COUNT;
+            }
+            put(k, pos.is_race() as u8 as f32);
         }
     }
 }

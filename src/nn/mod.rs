@@ -5,6 +5,7 @@
 //! - [`mlp`]: the network, its forward pass (sparse over the inputs) and file format;
 //! - [`encoding`]: the inputs per variant;
 //! - [`features`]: hand-made backgammon inputs (shots, escapes, contact);
+//! - [`nardy_features`]: hand-made inputs of the nardy games (blocks, numbers taken away, race);
 //! - [`quantized`]: an int16 first layer for the search's pass (an option);
 //! - [`player`]: the networks a 0-ply player judges with, one roll of self-play, self-play positions;
 //! - [`shipped`]: the trained weights compiled into the library.
@@ -12,6 +13,7 @@
 pub mod encoding;
 pub mod features;
 pub mod mlp;
+pub mod nardy_features;
 pub mod player;
 pub mod quantized;
 pub mod shipped;

@@ -15,7 +15,9 @@ interrupted run resumes. The stages, in order:
    a search deeper than the student (--label-ply, 2 by default), and the
    output calibration to rollouts: backgammon.tnn, backgammon-race.tnn;
 2. nardy and gul bara: TD self-play (gul bara in four stages at falling
-   rates): nardy.tnn, gulbara.tnn;
+   rates), then the second generation's TD self-play from the first (the
+   stages that trained the shipped second generation, whose first had no
+   hand-made inputs; gul bara's last two TD(0.7)): nardy.tnn, gulbara.tnn;
 3. Dutch backgammon and acey-deucey: the rebuilt backgammon.tnn with the
    reserve inputs added at zero weight, then TD(0) self-play of each game:
    dutch.tnn, acey_deucey.tnn;
@@ -27,7 +29,9 @@ extension afterwards to ship them). `--scale full` uses the sizes, seeds and
 rates that made the shipped weights, but does not reproduce them byte for
 byte: backgammon's first two TD stages ran on older code (commit 7f621e6,
 before self-play used the bear-off tables, and 5e32a04), gul bara's first
-stage before self-play played cascades, the shipped ranking round labelled
+stage before self-play played cascades, nardy's and gul bara's first
+generations on 200 inputs (the hand-made features joined at zero weight for
+the second; a rebuild has them from the start), the shipped ranking round labelled
 its sets by 1-ply (`--label-ply 1` asks for that teacher), and the
 floating-point sums of the TD code changed since. docs/training.md has the
 timings.
@@ -68,6 +72,7 @@ class Scale:
     other_hidden: int  # nardy and gul bara
     nardy_games: int
     gulbara_games: tuple[int, int, int, int]
+    features_games: dict[str, tuple[int, ...]]  # the games of each second-generation stage (FEATURES_TD)
     dutch_games: int  # the reserve games' TD, from the rebuilt backgammon.tnn
     acey_deucey_games: int
     prune: dict[str, tuple[int, int, int]]  # variant -> (games, hidden, epochs)
@@ -78,7 +83,7 @@ SCALES = {
     "tiny": Scale(
         bg_hidden=8, bg_td_games=(2, 20, 20), td_chunk=2, race_selfplay=1_000, race_trials=2, race_epochs=2,
         rank_sets=((12, 3), (10, 3), (10, 3)), rank_boundary=(800, 3), rank_hidden=12, rank_epochs=1,
-        calibrate_positions=20, calibrate_trials=2, other_hidden=8, nardy_games=40, gulbara_games=(2, 8, 8, 8),
+        calibrate_positions=20, calibrate_trials=2, other_hidden=8, nardy_games=40, gulbara_games=(2, 8, 8, 8), features_games={"nardy": (8,), "gulbara": (8, 4, 4, 4)},
         dutch_games=4, acey_deucey_games=1,
         prune={"backgammon": (2, 4, 1), "nardy": (2, 4, 1), "gulbara": (2, 4, 1)},
     ),
@@ -86,7 +91,7 @@ SCALES = {
         bg_hidden=32, bg_td_games=(10_000, 10_000, 5_000), td_chunk=1_000, race_selfplay=10_000, race_trials=8,
         race_epochs=10, rank_sets=((300, 8), (200, 16), (300, 8)), rank_boundary=(5_000, 16), rank_hidden=64,
         rank_epochs=5, calibrate_positions=300, calibrate_trials=8, other_hidden=32, nardy_games=5_000,
-        gulbara_games=(1_500, 1_500, 1_500, 1_500), dutch_games=2_000, acey_deucey_games=500,
+        gulbara_games=(1_500, 1_500, 1_500, 1_500), features_games={"nardy": (3_000,), "gulbara": (2_000, 1_000, 1_000, 1_000)}, dutch_games=2_000, acey_deucey_games=500,
         prune={"backgammon": (50, 16, 3), "nardy": (30, 8, 3), "gulbara": (30, 8, 3)},
     ),
     # The shipped recipe (benches/README.md, "Neural networks").
@@ -95,6 +100,7 @@ SCALES = {
         race_trials=72, race_epochs=60, rank_sets=((200_000, 8), (150_000, 16), (200_000, 8)),
         rank_boundary=(2_000_000, 16), rank_hidden=256, rank_epochs=40, calibrate_positions=6_000,
         calibrate_trials=36, other_hidden=64, nardy_games=150_000, gulbara_games=(150_000, 100_000, 100_000, 150_000),
+        features_games={"nardy": (600_000,), "gulbara": (400_000, 300_000, 200_000, 300_000)},
         dutch_games=20_000, acey_deucey_games=8_000,
         prune={"backgammon": (2_000, 64, 8), "nardy": (1_000, 16, 8), "gulbara": (1_000, 16, 8)},
     ),
@@ -105,6 +111,12 @@ RANK_SET_SEEDS = ((71000213, 1), (5, 2), (3, 3))
 RANK_BOUNDARY_SEEDS = (11, 11)
 # Gul bara's four TD stages: (seed, rate, rate at the end).
 GULBARA_STAGES = ((1, 0.1, 0.02), (3, 0.05, 0.01), (4, 0.02, 0.005), (5, 0.01, 0.002))
+# Nardy's and gul bara's second generation, TD stages from the first with the hand-made features
+# (src/nn/nardy_features.rs), each from the one before: (seed, rate, rate at the end, lambda).
+FEATURES_TD = {
+    "nardy": ((201, 0.05, 0.005, 0.0),),
+    "gulbara": ((202, 0.03, 0.003, 0.0), (203, 0.01, 0.001, 0.0), (204, 0.01, 0.002, 0.7), (205, 0.006, 0.001, 0.7)),
+}
 # The reserve games' TD runs from the backgammon network: (seed, chunk of games, rate, rate at the end).
 RESERVE_TD = {"dutch": (1, 2_000, 0.02, 0.005), "acey_deucey": (1, 1_000, 0.05, 0.005)}
 SHIPPED = ["backgammon.tnn", "backgammon-race.tnn", "nardy.tnn", "gulbara.tnn", "dutch.tnn", "acey_deucey.tnn",
@@ -156,16 +168,24 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
         Step("backgammon calibration", out / "backgammon.tnn", lambda: calibrate.main([
             "--network", str(ranked), "--positions", str(s.calibrate_positions), "--trials", str(s.calibrate_trials),
             "--seed", "123", "--data", str(work), "--out", str(out / "backgammon.tnn"), *threads_arg])),
-        Step("nardy TD(0)", out / "nardy.tnn", lambda: td.main(
-            td_args("nardy", s.nardy_games, s.other_hidden, 1, 0.1, 0.02, min(chunk, 5_000), out / "nardy.tnn"))),
+        Step("nardy TD(0)", work / "nardy-gen1.tnn", lambda: td.main(
+            td_args("nardy", s.nardy_games, s.other_hidden, 1, 0.1, 0.02, min(chunk, 5_000), work / "nardy-gen1.tnn"))),
     ]
     previous: Path | None = None
     for k, ((seed, rate, rate_end), games) in enumerate(zip(GULBARA_STAGES, s.gulbara_games)):
         last = k == len(GULBARA_STAGES) - 1
-        target = out / "gulbara.tnn" if last else work / f"gulbara-stage{k + 1}.tnn"
+        target = work / "gulbara-gen1.tnn" if last else work / f"gulbara-stage{k + 1}.tnn"
         plan.append(Step(f"gul bara TD(0), stage {k + 1}", target, _bind_td(
             td_args("gulbara", games, s.other_hidden, seed, rate, rate_end, min(chunk, 5_000), target, resume=previous))))
         previous = target
+    for variant, stages in FEATURES_TD.items():
+        previous = work / f"{variant}-gen1.tnn"
+        for k, ((seed, rate, rate_end, trace_decay), games) in enumerate(zip(stages, s.features_games[variant])):
+            target = out / f"{variant}.tnn" if k == len(stages) - 1 else work / f"{variant}-gen2-stage{k + 1}.tnn"
+            plan.append(Step(f"{variant} TD({trace_decay:g}), second generation, stage {k + 1}", target, _bind_td(
+                td_args(variant, games, s.other_hidden, seed, rate, rate_end, chunk, target, resume=previous,
+                        trace_decay=trace_decay))))
+            previous = target
     for variant, games in (("dutch", s.dutch_games), ("acey_deucey", s.acey_deucey_games)):
         seed, reserve_chunk, rate, rate_end = RESERVE_TD[variant]
         target = out / f"{variant}.tnn"

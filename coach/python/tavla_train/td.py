@@ -36,7 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--resume", type=Path, help="start from this network file instead of random weights")
     p.add_argument("--add-inputs", action="store_true",
                    help="with --resume: append the variant's missing inputs at zero weight (a backgammon "
-                        "network starting Dutch backgammon or acey-deucey, whose encoding adds the reserve)")
+                        "network starting Dutch backgammon or acey-deucey, whose encoding adds the reserve, or a "
+                        "first-generation nardy or gul bara network meeting the hand-made features)")
     p.add_argument("--out", type=Path)
     p.add_argument("--checkpoint", type=Path, help="where each chunk's network is kept (default data/<variant>-h<hidden>-s<seed>.tnn)")
     p.add_argument("--snapshots", type=Path, help="also keep every chunk's network in this folder (for `python -m tavla_train average`)")
