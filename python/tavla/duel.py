@@ -184,7 +184,7 @@ def duel(
 
     ``cascade_width``: for players given as spec strings, the states each number
     of a gul bara cascade keeps (the engine's default, 2,000, when None; the
-    rollout players keep 4, about fifty times faster). ``rules`` are rule options
+    rollout players keep 4, hundreds of times faster). ``rules`` are rule options
     of the variant (the Rust game loop only; duels with gnubg play standard
     backgammon)."""
     games = _whole_number(games, "games", 1, MAX_GAMES)

@@ -59,7 +59,7 @@ def add_duel_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--cascade-width", type=int, metavar="N",
                    help="gul bara: the states each number of a cascade keeps, for both players (default: the "
-                        "engine's 2,000; 4, the rollout players' width, is about fifty times faster)")
+                        "engine's 2,000; 4, the rollout players' width, is hundreds of times faster)")
     add_rule_option(p)
 
 
