@@ -83,14 +83,8 @@ def build(args: argparse.Namespace) -> int:
 
 def build_first(args: argparse.Namespace) -> tuple[list[dict], str]:
     positions = _core.selfplay_positions(args.variant, args.positions, args.seed)
-    entries = []
-    start = time.perf_counter()
-    for k, pos in enumerate(positions):
-        r = _core.rollout(pos, trials=args.trials, seed=args.seed * 7919 + k)
-        mine, theirs = pos.to_arrays()
-        entries.append({"mine": mine, "theirs": theirs, "rollout": r})
-        print(f"\r{k + 1}/{len(positions)} rolled out ({time.perf_counter() - start:.0f}s)", end="", flush=True)
-    print()
+    # The training rollout, as the committed sets were made: its result is a plain dict.
+    entries = roll_out(args, [(None, p) for p in positions], lambda p, seed: _core.rollout(p, trials=args.trials, seed=seed))
     return entries, f"--positions {args.positions}"
 
 
@@ -100,21 +94,28 @@ def build_by_class(args: argparse.Namespace) -> tuple[list[dict], str]:
     for pos in dict.fromkeys(pool):  # distinct positions, in the order self-play met them
         by_class[position_class(pos)].append(pos)
     rng = random.Random(args.seed)
-    chosen = []
+    chosen: list[tuple[str | None, tavla.Position]] = []
     for c in CLASSES:
         if len(by_class[c]) < args.per_class:
             raise SystemExit(f"only {len(by_class[c])} {c} positions in a pool of {args.pool}: raise --pool")
         chosen += [(c, p) for p in rng.sample(by_class[c], args.per_class)]
     engine = tavla.Engine(args.variant, ply=0)
+    entries = roll_out(args, chosen, lambda p, seed: engine.rollout(p, trials=args.trials, seed=seed, threads=args.threads).to_dict())
+    return entries, f"--per-class {args.per_class} --pool {args.pool}"
+
+
+def roll_out(args: argparse.Namespace, chosen: list[tuple[str | None, tavla.Position]],
+             rollout: Callable[[tavla.Position, int], dict]) -> list[dict]:
+    """The set's entries: each (class or None, position) with its rollout, seeded by its place."""
     entries = []
     start = time.perf_counter()
     for k, (c, pos) in enumerate(chosen):
-        r = engine.rollout(pos, trials=args.trials, seed=args.seed * 7919 + k, threads=args.threads)
         mine, theirs = pos.to_arrays()
-        entries.append({"mine": mine, "theirs": theirs, "class": c, "rollout": r.to_dict()})
+        entry = {"mine": mine, "theirs": theirs} | ({"class": c} if c else {})
+        entries.append(entry | {"rollout": rollout(pos, args.seed * 7919 + k)})
         print(f"\r{k + 1}/{len(chosen)} rolled out ({time.perf_counter() - start:.0f}s)", end="", flush=True)
     print()
-    return entries, f"--per-class {args.per_class} --pool {args.pool}"
+    return entries
 
 
 def evaluators(variant: str, networks: list[str]) -> dict[str, Callable[[tavla.Position], float]]:

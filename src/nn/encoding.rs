@@ -23,10 +23,10 @@ use crate::variant::Variant;
 pub const BACKGAMMON_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2 + 2 * CONTACT_FEATURES + 1;
 /// Hand-made backgammon features per side (see [`features`]).
 const CONTACT_FEATURES: usize = features::COUNT;
-pub const NARDY_INPUTS: usize = NARDY_FIRST_GENERATION_INPUTS + 2 * nardy_features::COUNT + 1;
-/// The inputs of the first nardy and gul bara networks (before the
-/// hand-made features): the prefix a network of that generation takes.
-pub const NARDY_FIRST_GENERATION_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2 + 2;
+/// The nardy games' inputs: the raw ones, each side's bear-off readiness and
+/// longest run (the first generation's 200 inputs), then each side's
+/// [`nardy_features`] and the race flag.
+pub const NARDY_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2 + 2 + 2 * nardy_features::COUNT + 1;
 /// Dutch backgammon's and acey-deucey's inputs: backgammon's, then for each
 /// side whether it has checkers in reserve and how many (a fifteenth each).
 /// Without them the network would have to work the reserve out from the
@@ -83,8 +83,7 @@ fn point_units(n: u8, tail: f32, mut put: impl FnMut(usize, f32)) {
 /// The raw inputs after the points, (input, value) in order: borne-off and
 /// pip counts, and in backgammon the bars; and how many there are.
 #[inline(always)]
-fn raw_scalars(pos: &Position) -> ([(usize, f32); 6], usize) {
-    let pips = pos.pips();
+fn raw_scalars(pos: &Position, pips: [u32; 2]) -> ([(usize, f32); 6], usize) {
     let mut out = [(0, 0.0); 6];
     for (k, side) in [ME, THEM].into_iter().enumerate() {
         out[2 * k] = (192 + 2 * k, pos.off(side) as f32 / 15.0);
@@ -108,7 +107,7 @@ pub struct RawBase {
 
 impl RawBase {
     pub fn new(pos: &Position) -> RawBase {
-        let (scalars, n) = raw_scalars(pos);
+        let (scalars, n) = raw_scalars(pos, pos.pips());
         RawBase { pos: *pos, scalars, n }
     }
 }
@@ -136,7 +135,7 @@ pub fn raw_difference(base: &RawBase, pos: &Position, out: &mut Vec<(u32, f32)>)
             }
         }
     }
-    let (new, _) = raw_scalars(pos);
+    let (new, _) = raw_scalars(pos, pos.pips());
     for (old, new) in base.scalars[..base.n].iter().zip(new) {
         if old.1 != new.1 {
             out.push((old.0 as u32, new.1 - old.1));
@@ -208,7 +207,9 @@ fn encode_with(pos: &Position, limit: usize, mut put: impl FnMut(usize, f32)) {
             point_units(pos.count(side, i), tail, |k, v| put(base + 4 * i + k, v));
         }
     }
-    let (scalars, n) = raw_scalars(pos);
+    // The nardy features use the pip counts too: counted once.
+    let pips = pos.pips();
+    let (scalars, n) = raw_scalars(pos, pips);
     for &(i, v) in &scalars[..n] {
         put(i, v);
     }
@@ -244,7 +245,7 @@ fn encode_with(pos: &Position, limit: usize, mut put: impl FnMut(usize, f32)) {
             if k >= limit {
                 return;
             }
-            for side in nardy_features::both_sides(pos) {
+            for side in nardy_features::both_sides(pos, pips) {
                 for (j, v) in side.into_iter().enumerate() {
                     put(k + j, v);
                 }

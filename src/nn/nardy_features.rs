@@ -1,6 +1,5 @@
-//! Hand-made inputs of the nardy games (long nardy and gul bara), each for the
-//! player on roll of a view (the encoder calls them for the position and for
-//! its flip).
+//! Hand-made inputs of the nardy games (long nardy and gul bara), for each
+//! side of a position as if it were on roll (the encoder asks for both).
 //!
 //! Nothing is ever hit in these games: the sides meet only by blocking. So
 //! what the raw point units leave a small network to work out slowly is how
@@ -23,30 +22,31 @@ const TRAPPING_RUN: u32 = 3;
 
 /// The features of the player on roll in `pos`, scaled to about 0..1.
 pub fn features(pos: &Position) -> [f32; COUNT] {
-    both_sides(pos)[ME]
+    side_features(pos, pos.pips(), ME)
 }
 
-/// The features of each side of `pos` (`[ME]`, `[THEM]`), each as
-/// [`features`] gives them for the player on roll of its own view: the
-/// opponent's are those of `pos.flip()`, found without flipping (the encoder
-/// asks for both at every evaluation).
-pub fn both_sides(pos: &Position) -> [[f32; COUNT]; 2] {
-    let pips = pos.pips();
-    [ME, THEM].map(|side| {
-        let view = SideView { pos, side };
-        let (run_ahead, trapped) = view.blocking();
-        let (blocked_numbers, moves) = view.mobility();
-        let (not_home, pips_to_home) = view.distance_to_home();
-        [
-            run_ahead as f32 / 6.0,
-            trapped / 15.0,
-            blocked_numbers as f32 / 6.0,
-            moves as f32 / 30.0,
-            not_home as f32 / 15.0,
-            pips_to_home as f32 / 270.0,
-            race_lead(pips[side], pips[1 - side]),
-        ]
-    })
+/// The features of each side of `pos` (`[ME]`, `[THEM]`; `pips` its
+/// [`Position::pips`]), each as [`features`] gives them for the player on
+/// roll of its own view: the opponent's are those of `pos.flip()`, found
+/// without flipping (the encoder asks for both at every evaluation).
+pub fn both_sides(pos: &Position, pips: [u32; 2]) -> [[f32; COUNT]; 2] {
+    [ME, THEM].map(|side| side_features(pos, pips, side))
+}
+
+fn side_features(pos: &Position, pips: [u32; 2], side: usize) -> [f32; COUNT] {
+    let view = SideView { pos, side };
+    let (run_ahead, trapped) = view.blocking();
+    let (blocked_numbers, moves) = view.mobility();
+    let (not_home, pips_to_home) = view.distance_to_home();
+    [
+        run_ahead as f32 / 6.0,
+        trapped / 15.0,
+        blocked_numbers as f32 / 6.0,
+        moves as f32 / 30.0,
+        not_home as f32 / 15.0,
+        pips_to_home as f32 / 270.0,
+        race_lead(pips[side], pips[1 - side]),
+    ]
 }
 
 /// One side of a position in that side's own numbering ("I" below), while
@@ -216,7 +216,7 @@ mod tests {
         for rules in rules {
             let net = crate::nn::shipped::network(rules.variant);
             for pos in crate::nn::player::selfplay_positions(net, rules, 300, 5) {
-                let [mine, theirs] = both_sides(&pos);
+                let [mine, theirs] = both_sides(&pos, pos.pips());
                 assert_eq!(mine, features(&pos));
                 assert_eq!(theirs, features(&pos.flip()), "{pos:?}");
             }
