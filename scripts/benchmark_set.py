@@ -51,12 +51,9 @@ def set_path(name: str) -> Path:
 
 def position_class(pos: tavla.Position) -> str:
     """Which part of the game a position is in, for reporting errors by class."""
-    mine, theirs = pos.to_arrays()
-    # Points 7 and up (and the bar) lie outside each side's home, in its own numbering.
-    if sum(mine[6:]) == 0 and sum(theirs[6:]) == 0:
-        return "bear-off"
-    if pos.is_race():
-        return "race"
+    kind = pos.position_class()  # the cube's classes: over, bear-off, race, contact
+    if kind != "contact":
+        return kind
     start = min(tavla.Position.start(pos.variant, **pos.rules).pip_count())
     if min(pos.pip_count()) >= OPENING_PIPS * start:
         return "opening"
@@ -92,7 +89,9 @@ def build_by_class(args: argparse.Namespace) -> tuple[list[dict], str]:
     pool = _core.selfplay_positions(args.variant, args.pool, args.seed)
     by_class: dict[str, list[tavla.Position]] = {c: [] for c in CLASSES}
     for pos in dict.fromkeys(pool):  # distinct positions, in the order self-play met them
-        by_class[position_class(pos)].append(pos)
+        kind = position_class(pos)
+        if kind in by_class:  # a finished game ("over") belongs to no class
+            by_class[kind].append(pos)
     rng = random.Random(args.seed)
     chosen: list[tuple[str | None, tavla.Position]] = []
     for c in CLASSES:

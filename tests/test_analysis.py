@@ -103,3 +103,37 @@ def test_match_report_has_luck_and_cube_error_kinds(engine):
         assert sum(p[kind] for kind in analysis.CUBE_ERROR_KINDS) == len(wrong)
     # Player 1 (root) won the match 5-0 on far better dice.
     assert report["players"][1]["luck"] > report["players"][0]["luck"]
+
+
+class _CubeRecording:
+    """An engine that records the cube state of every hint asked of it."""
+
+    def __init__(self, engine: tavla.Engine):
+        self.engine, self.cubes = engine, []
+
+    def hint(self, *args, cube=None, **kwargs):
+        self.cubes.append(cube)
+        return self.engine.hint(*args, cube=cube, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.engine, name)
+
+
+@pytest.mark.parametrize("with_cube", [False, True])
+def test_plays_are_judged_with_the_games_own_cube(engine, with_cube):
+    """A game played without the cube is judged with a dead one (the stakes alone: cubeless in money),
+    a game with the cube with a live one; the caller's cube_rules still win."""
+    g = tavla.Game("backgammon", seed=3, cube=with_cube)
+    g.decide_starter()
+    while g.rolls < 6 and not g.is_over:
+        if g.phase == "roll":
+            g.roll()
+        else:
+            g.play(g.legal_moves()[-1])
+    recording = _CubeRecording(engine)
+    analysis.analyze_game(recording, g)
+    assert recording.cubes and all(c is not None for c in recording.cubes)
+    assert all((c.max_cube == c.value) != with_cube for c in recording.cubes)
+    forced = _CubeRecording(engine)
+    analysis.analyze_game(forced, g, cube_rules={"enabled": True})
+    assert all(c.max_cube == 64 for c in forced.cubes)

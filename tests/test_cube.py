@@ -247,3 +247,19 @@ def test_take_point_of_a_gammonless_race(engine0):
     assert 0.2 < money < 0.35
     trailing = engine0.cube_decision(start, tavla.CubeState(match_length=7, score=(5, 0))).take_point
     assert trailing != pytest.approx(money, abs=0.01)
+
+
+@pytest.mark.parametrize(
+    "variant, mine, theirs, kind",
+    [
+        (BG, {6: 5, 8: 3, 13: 5, 24: 2}, {6: 5, 8: 3, 13: 5, 24: 2}, "contact"),
+        (BG, {6: 5, 8: 5, 13: 5}, {6: 5, 8: 5, 10: 5}, "race"),  # both sides past each other
+        (BG, {1: 3, 6: 2}, {2: 4}, "bear-off"),
+        (BG, {1: 3}, {}, "over"),  # the opponent has borne every checker off
+        ("nardy", {24: 15}, {24: 15}, "contact"),
+        ("nardy", {1: 15}, {3: 15}, "bear-off"),
+    ],
+)
+def test_position_class_is_the_cubes(variant, mine, theirs, kind):
+    # The class that picks the cube efficiency, and the benchmark sets' classes.
+    assert position(mine, theirs, variant).position_class() == kind

@@ -334,7 +334,7 @@ def test_ranking_script_refines_close_decisions_by_a_deeper_search(small_net: by
     labels = np.load(deeper)
     # The chosen decisions are close ones of the training part, and the
     # deeper labels are the teacher's 2-ply, not its 1-ply.
-    first = rank.build_set(f"{start}:600:4:3:4", argparse.Namespace(data=tmp_path / "data", threads=1, label_ply=1))
+    first = rank.build_set(f"{start}:600:4:3:4", argparse.Namespace(data=tmp_path / "data", threads=1, label_ply=1, variant="backgammon"))
     chosen, rows, sizes = rank.close_decisions(first, len(first.sizes) // 10, 3, 0.5, 12, 7)
     assert len(chosen) == count and len(labels) == len(rows) == sizes.sum()
     assert chosen.min() >= len(first.sizes) // 10 and (sizes <= 3).all()
@@ -353,6 +353,44 @@ def test_ranking_script_refines_close_decisions_by_a_deeper_search(small_net: by
         assert failed.returncode != 0 and message in failed.stderr, failed.stderr
     failed = subprocess.run(cmd + ["--refine-mix", "2"], capture_output=True, text=True)
     assert failed.returncode != 0 and "between 0 and 1" in failed.stderr
+
+
+def test_non_doubles_are_the_thirty_rolls_evenly() -> None:
+    rolls = common.non_doubles(np.random.default_rng(5), 60_000)
+    assert (rolls[:, 0] != rolls[:, 1]).all() and rolls.min() == 1 and rolls.max() == 6
+    counts = np.unique(rolls[:, 0] * 10 + rolls[:, 1], return_counts=True)[1]
+    assert len(counts) == 30 and abs(counts / 60_000 - 1 / 30).max() < 0.005
+
+
+@pytest.mark.parametrize("variant", ["nardy", "gulbara"])
+def test_ranking_script_trains_the_nardy_games_networks(variant: str, tmp_path: Path) -> None:
+    import tavla
+
+    net = _coach.td_new_network(variant, 8, 3)
+    net, _games, _turns, _gammons = _coach.td_train(net, variant, 10, 5, 0.1)
+    start = tmp_path / "start.tnn"
+    start.write_bytes(net)
+    out = tmp_path / "ranked.tnn"
+    cmd = _script_command("rank", start, tmp_path, out, "--variant", variant, "--set", f"{start}:300:4:3:4",
+                          "--epochs", "2", "--rate", "0.01", "--label-ply", "1")
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "decisions held out" in run.stdout, run.stdout
+    [cached] = list((tmp_path / "data").glob(f"ranking-{variant}-*.npz"))
+    candidates = np.load(cached)
+    # Every candidate is a position of the game (the engine reads it) with the opponent on roll.
+    for row in candidates["boards"][:20]:
+        tavla.Position.from_arrays(variant, row[0].tolist(), row[1].tolist())
+    assert out.read_bytes() != net
+    assert tavla.duel(variant, f"network={out}:0", f"network={start}:0", games=2, seed=1, cascade_width=4).games == 2
+    # A backgammon network, a race network: not this game's.
+    bg = tmp_path / "bg.tnn"
+    bg.write_bytes(_coach.td_new_network("backgammon", 8, 3))
+    wrong = subprocess.run(cmd[:PREFIX] + ["--variant", variant, "--set", f"{bg}:300:4:3:4", "--out", str(out)],
+                           capture_output=True, text=True)
+    assert wrong.returncode != 0 and f"not the 215 of a {variant} network" in wrong.stderr, wrong.stderr
+    raced = subprocess.run(cmd + ["--race", str(start)], capture_output=True, text=True)
+    assert raced.returncode != 0 and "backgammon's" in raced.stderr, raced.stderr
 
 
 def test_labels_with_a_race_network_judge_races_by_it(small_net: bytes, labelled: tuple[bytes, bytes]) -> None:
@@ -386,7 +424,7 @@ def test_ranking_script_trains_boundary_decisions_around_the_race_network(small_
     assert len(list((tmp_path / "data").glob("ranking-*-boundary-*.npz"))) == 1
     # Every boundary decision keeps contact and race candidates, labelled by
     # the 1-ply with the race network judging the races.
-    args = argparse.Namespace(data=tmp_path / "data", threads=1, label_ply=1)
+    args = argparse.Namespace(data=tmp_path / "data", threads=1, label_ply=1, variant="backgammon")
     boundary = rank.build_set(f"{start}:3000:6:5:6", args, race.read_bytes())
     assert len(boundary.sizes) >= 5 and (boundary.sizes <= 6).all()
     races = common.is_race(boundary.boards)
@@ -395,7 +433,7 @@ def test_ranking_script_trains_boundary_decisions_around_the_race_network(small_
     one_ply = _coach.nn_label(small_net, "backgammon", boundary.boards[:6].tobytes(), 1, 1, race=race.read_bytes())
     np.testing.assert_array_equal(boundary.labels[:6].ravel(), np.frombuffer(one_ply, "<f4"))
     # In training, race candidates carry the race network's outputs, whatever the contact network says.
-    data = rank.Decisions([boundary], tnn.read_network(race.read_bytes()))
+    data = rank.Decisions("backgammon", [boundary], tnn.read_network(race.read_bytes()))
     rows = np.arange(len(boundary.labels))
     _, given, fixed = rank.student(tnn.read_network(small_net), data, rows)
     _, race_out = tnn.forward(tnn.read_network(race.read_bytes()), data.inputs[races])
@@ -404,7 +442,7 @@ def test_ranking_script_trains_boundary_decisions_around_the_race_network(small_
     gradient = rank.gradient(tnn.read_network(small_net), data, np.arange(len(boundary.sizes)), 4.0, 1.0)
     assert any(np.abs(g).sum() > 0 for g in gradient)
     with pytest.raises(SystemExit, match="--race"):
-        rank.Decisions([boundary])
+        rank.Decisions("backgammon", [boundary])
 
 
 def test_calibration_script_moves_output_levels_to_the_rollouts(small_net: bytes, tmp_path: Path) -> None:

@@ -166,7 +166,8 @@ def analyze_game(engine: Any, game: Any, number: int = 1, cube_rules: Optional[d
                  rolls: Optional[list[Roll]] = None) -> list[Decision]:
     """Every unforced checker play and cube decision of ``game`` (a ``tavla.Game``), judged by
     ``engine``. Forced plays (one legal result) are not decisions. With ``rolls`` (a list), every
-    roll's luck is appended to it.
+    roll's luck is appended to it. The cube is the game's own (its ``cube_rules``: a game played
+    without the cube is judged with a dead one) unless ``cube_rules`` names others.
 
     Every play is judged in the turn driver's state it was made in (``Game.rolls_before``), so a gul
     bara double of the game's first rolls is an ordinary double and a later one a cascade (RULES.md
@@ -175,8 +176,10 @@ def analyze_game(engine: Any, game: Any, number: int = 1, cube_rules: Optional[d
     of the handover (see ``_share_decision``)."""
     import tavla
 
-    rules = CUBE_RULES if cube_rules is None else cube_rules
     record = json.loads(game.to_json())
+    # The game's own cube rules unless the caller names others: a game played without the cube is
+    # judged with a dead one (its plays by the stakes alone), not with a live cube it never had.
+    rules = record.get("cube_rules", CUBE_RULES) if cube_rules is None else cube_rules
     events = record["events"]
     states = tavla.Game.replay(game.to_json())
     luck_engine = tavla.Engine(game.variant, ply=0, **game.rules) if rolls is not None else None

@@ -52,6 +52,18 @@ pub enum PositionClass {
     Contact,
 }
 
+impl PositionClass {
+    /// The class's name as the Python API and the benchmark scripts spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            PositionClass::Over => "over",
+            PositionClass::BearOff => "bear-off",
+            PositionClass::Race => "race",
+            PositionClass::Contact => "contact",
+        }
+    }
+}
+
 pub fn classify(pos: &Position) -> PositionClass {
     if pos.off(ME) == CHECKERS || pos.off(THEM) == CHECKERS {
         PositionClass::Over

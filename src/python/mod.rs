@@ -291,6 +291,12 @@ impl PyPosition {
         self.inner.is_race()
     }
 
+    /// The cube's position class: "over", "bear-off" (both sides all home),
+    /// "race" (no contact can come again) or "contact".
+    fn position_class(&self) -> &'static str {
+        crate::cube::efficiency::classify(&self.inner).name()
+    }
+
     fn is_game_over(&self) -> bool {
         self.inner.is_game_over()
     }

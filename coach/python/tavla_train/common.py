@@ -34,17 +34,20 @@ def progress(label: str, done: int, total: int, start: float) -> None:
     print(f"  {label:<9}[{bar:<30}] {done:>8}/{total}  {rate:8.0f}/s", flush=True)
 
 
-def plays_of_a_roll(net: bytes, variant: str, boards: np.ndarray, rng: np.random.Generator, threads: int, race: bytes | None = None):
+def plays_of_a_roll(net: bytes, variant: str, boards: np.ndarray, rng: np.random.Generator, threads: int,
+                    race: bytes | None = None, doubles: bool = True):
     """One random roll for each board and the positions after all its plays,
     the opponent then on roll, 20,000 boards at a time. Yields (boards done,
     those positions, the offsets where each board's plays start, whether each
     game goes on, the opponent's 0-ply equity of each: +inf where it ended).
-    With a `race` network, that one judges the plays that leave a pure race."""
+    With a `race` network, that one judges the plays that leave a pure race.
+    With `doubles` False the rolls are drawn from the 30 non-doubles alone
+    (a gul bara double starts a cascade, whose end is not one roll's play)."""
     start = time.perf_counter()
     chunk = 20_000
     for k in range(0, len(boards), chunk):
         part = boards[k : k + chunk]
-        dice = rng.integers(1, 7, size=(len(part), 2))
+        dice = rng.integers(1, 7, size=(len(part), 2)) if doubles else non_doubles(rng, len(part))
         after, offsets = _core._legal_positions_many(variant, part.tobytes(), dice.ravel().tolist(), threads)
         after = np.asarray(after, dtype=np.int8).reshape(-1, 2, 25)
         theirs = np.ascontiguousarray(after[:, ::-1, :])
@@ -57,6 +60,15 @@ def plays_of_a_roll(net: bytes, variant: str, boards: np.ndarray, rng: np.random
         their_equity[~going_on] = np.inf
         yield k + len(part), theirs, offsets, going_on, their_equity
         progress("plays", k + len(part), len(boards), start)
+
+
+def non_doubles(rng: np.random.Generator, n: int) -> np.ndarray:
+    """`n` rolls drawn evenly from the 30 ordered non-doubles."""
+    first = rng.integers(1, 7, size=n)
+    # The second die from the five other numbers: shift past the first.
+    second = rng.integers(1, 6, size=n)
+    second = second + (second >= first)
+    return np.stack([first, second], axis=1)
 
 
 def equities(probabilities: np.ndarray) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Ranking rounds: teach the 0-ply backgammon network to order the plays of a roll as a deeper search does.
+"""Ranking rounds: teach a 0-ply network to order the plays of a roll as a deeper search does.
 
     python -m tavla_train rank --network weights/backgammon.tnn \\
         --set weights/backgammon.tnn:200000:8:71000213:1 \\
@@ -14,8 +14,12 @@ decisions (cached in data/, named by its settings and the teacher's hash):
    ten random), from SELFPLAY_SEED;
 2. one random roll for each (from ROLL_SEED), and the positions after the
    TEACHER's K best 0-ply plays of it, the opponent then on roll; only
-   decisions with a choice whose every candidate is still a contact
-   position are kept (the race network and the bear-off tables judge races);
+   decisions with a choice whose candidates all go on are kept, and in
+   backgammon only those whose every candidate is still a contact position
+   (the race network and the bear-off tables judge races; the nardy games
+   have one network for both, so their races stay in). Gul bara's rolls are
+   drawn from the non-doubles: a double starts a cascade, whose plays end
+   the turn only when the cascade does;
 3. every candidate labelled by the TEACHER's --label-ply deep search (2 by
    default; the shipped round's labels were its 1-ply) over all 21 replies
    (exact bear-offs), on all cores.
@@ -56,7 +60,10 @@ outputs while the contact candidates move around them. Self-play gives about
 one such decision per 65 positions; a tenth of them is held out and reported
 as "boundary".
 
-The network goes to --out; copy it to weights/backgammon.tnn to ship it.
+--variant nardy or gulbara runs the same round on those games' networks
+(no race network, so no --race or --boundary-set).
+
+The network goes to --out; copy it to weights/<variant>.tnn to ship it.
 """
 
 from __future__ import annotations
@@ -70,14 +77,14 @@ from pathlib import Path
 
 import numpy as np
 
+from tavla import Position
 from tavla_train import _coach
 from tavla.files import save_npz
 from tavla_train.common import EQUITY, equities, is_race, labels_in_chunks, plays_of_a_roll, write_network
 from tavla_train.label import check_teacher_ply
 from tavla_train.tnn import forward, network_bytes, read_network
 
-from tavla_train.paths import DATA, ROOT
-VARIANT = "backgammon"
+from tavla_train.paths import DATA
 
 
 @dataclass
@@ -85,6 +92,12 @@ class DecisionSet:
     boards: np.ndarray  # (n, 2, 25) int8, the candidates, opponent on roll
     sizes: np.ndarray  # candidates per decision, in order
     labels: np.ndarray  # (n, 5) float32, the teacher's probabilities (its --label-ply search)
+
+
+def variant_inputs(variant: str) -> int:
+    """How many inputs the variant's networks take (the encoder's width on its start)."""
+    start = np.array(Position.start(variant).to_arrays(), dtype=np.int8)
+    return len(_coach.nn_encode(variant, start.tobytes())) // 4
 
 
 def parse_set(spec: str) -> tuple[Path, int, int, int, int]:
@@ -104,16 +117,19 @@ def parse_set(spec: str) -> tuple[Path, int, int, int, int]:
 
 
 def decisions(
-    teacher: bytes, boards: np.ndarray, k: int, roll_seed: int, threads: int, race: bytes | None = None
+    teacher: bytes, variant: str, boards: np.ndarray, k: int, roll_seed: int, threads: int, race: bytes | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """The candidates (the K best 0-ply plays of one random roll per board,
-    the opponent on roll) and the number of them per kept decision. Without
-    a `race` network only contact decisions are kept; with one (a boundary
-    set), only decisions whose K best mix contact and race candidates."""
+    the opponent on roll) and the number of them per kept decision. In
+    backgammon, without a `race` network only contact decisions are kept;
+    with one (a boundary set), only decisions whose K best mix contact and
+    race candidates. The nardy games keep races (one network judges them)."""
     kept: list[np.ndarray] = []
     rng = np.random.default_rng(roll_seed)
-    for _done, theirs, offsets, going_on, their_equity in plays_of_a_roll(teacher, VARIANT, boards, rng, threads, race=race):
-        races = is_race(theirs)
+    backgammon = variant == "backgammon"
+    plays = plays_of_a_roll(teacher, variant, boards, rng, threads, race=race, doubles=variant != "gulbara")
+    for _done, theirs, offsets, going_on, their_equity in plays:
+        races = is_race(theirs) if backgammon else np.zeros(len(theirs), dtype=bool)
         for i in range(len(offsets) - 1):
             lo, hi = offsets[i], offsets[i + 1]
             if hi - lo < 2 or not going_on[lo:hi].all() or (race is None and races[lo:hi].any()):
@@ -134,7 +150,9 @@ def set_stem(spec: str, args: argparse.Namespace) -> tuple[bytes, Path]:
     teacher_path, positions, k, selfplay_seed, roll_seed = parse_set(spec)
     teacher = teacher_path.read_bytes()
     tag = hashlib.sha256(teacher).hexdigest()[:12]
-    return teacher, args.data / f"ranking-{tag}-n{positions}-k{k}-s{selfplay_seed}-r{roll_seed}"
+    # Backgammon's sets keep the names they had before --variant.
+    variant = "" if args.variant == "backgammon" else f"{args.variant}-"
+    return teacher, args.data / f"ranking-{variant}{tag}-n{positions}-k{k}-s{selfplay_seed}-r{roll_seed}"
 
 
 def build_set(spec: str, args: argparse.Namespace, race: bytes | None = None) -> DecisionSet:
@@ -150,15 +168,15 @@ def build_set(spec: str, args: argparse.Namespace, race: bytes | None = None) ->
         candidates, sizes = z["boards"], z["sizes"]
     else:
         print(f"set {spec}: self-play, candidates, {args.label_ply}-ply labels", flush=True)
-        flat = _coach.nn_selfplay_flat(teacher, VARIANT, positions, selfplay_seed)
+        flat = _coach.nn_selfplay_flat(teacher, args.variant, positions, selfplay_seed)
         boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
-        candidates, sizes = decisions(teacher, boards, k, roll_seed, args.threads, race)
+        candidates, sizes = decisions(teacher, args.variant, boards, k, roll_seed, args.threads, race)
         save_npz(path, boards=candidates, sizes=sizes)
     # 1-ply labels (the shipped round's) keep the cache name they had before --label-ply.
     suffix = "" if args.label_ply == 1 else f"-p{args.label_ply}"
     labels = labels_in_chunks(
         Path(f"{stem}{suffix}-labels.npy"), candidates, 50_000 if args.label_ply == 1 else 2_000,
-        lambda part, _at: _coach.nn_label(teacher, VARIANT, part.tobytes(), args.label_ply, args.threads, race=race),
+        lambda part, _at: _coach.nn_label(teacher, args.variant, part.tobytes(), args.label_ply, args.threads, race=race),
     )
     return DecisionSet(candidates, sizes, labels)
 
@@ -211,7 +229,7 @@ def refine(first: DecisionSet, spec: str, args: argparse.Namespace) -> tuple[Dec
     name = f"{stem}-refine-p{ply}-t{top}-g{gap}-c{len(chosen)}-o{seed}-labels.npy"
     deeper = labels_in_chunks(
         Path(name), first.boards[rows], 2_000,
-        lambda part, _at: _coach.nn_label(teacher, VARIANT, part.tobytes(), ply, args.threads),
+        lambda part, _at: _coach.nn_label(teacher, args.variant, part.tobytes(), ply, args.threads),
     )
     mixed = (args.refine_mix * deeper + (1 - args.refine_mix) * first.labels[rows]).astype(np.float32)
     rest = np.ones(len(first.sizes), dtype=bool)
@@ -239,7 +257,7 @@ class Decisions:
     network, whose outputs are worked out once here; training moves the
     contact network's candidates around them."""
 
-    def __init__(self, sets: list[DecisionSet], race: list[np.ndarray] | None = None):
+    def __init__(self, variant: str, sets: list[DecisionSet], race: list[np.ndarray] | None = None):
         boards = np.concatenate([s.boards for s in sets])
         self.sizes = np.concatenate([s.sizes for s in sets])
         self.starts = first_rows(self.sizes)
@@ -247,10 +265,11 @@ class Decisions:
         self.label_equity = equities(self.labels)
         width = 100_000
         self.inputs = np.concatenate(
-            [np.frombuffer(_coach.nn_encode(VARIANT, boards[at : at + width].tobytes()), "<f4").reshape(-1, 245)
+            [np.frombuffer(_coach.nn_encode(variant, boards[at : at + width].tobytes()), "<f4").reshape(len(boards[at : at + width]), -1)
              for at in range(0, len(boards), width)]
         )
-        self.fixed = is_race(boards)
+        # Only backgammon has a race network beside the one trained here.
+        self.fixed = is_race(boards) if variant == "backgammon" else np.zeros(len(boards), dtype=bool)
         self.race_out = np.zeros_like(self.labels)
         if self.fixed.any():
             if race is None:
@@ -342,6 +361,7 @@ def train(params: list[np.ndarray], data: Decisions, held: dict[str, np.ndarray]
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tavla_train rank", description=__doc__.splitlines()[0])
+    p.add_argument("--variant", default="backgammon", choices=["backgammon", "nardy", "gulbara"])
     p.add_argument("--network", type=Path, required=True, help="the network to start from (a .tnn file)")
     p.add_argument("--set", dest="sets", action="append", required=True,
                    help="TEACHER:POSITIONS:K:SELFPLAY_SEED:ROLL_SEED, one decision set (repeatable)")
@@ -379,14 +399,21 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.refine_mix <= 1:
         raise SystemExit("--refine-mix is a weight between 0 and 1")
 
+    if args.variant != "backgammon" and (args.race or args.boundary_sets):
+        raise SystemExit(f"--race and --boundary-set are backgammon's: {args.variant} has one network for races and contact")
     if args.boundary_sets and args.race is None:
         raise SystemExit("--boundary-set needs the race network: give --race RACE.tnn")
     race = args.race.read_bytes() if args.race else None
+    expected = variant_inputs(args.variant)
+    for path in [args.network, *(parse_set(spec)[0] for spec in args.sets + args.boundary_sets)]:
+        inputs = read_network(path.read_bytes())[0].shape[0]
+        if inputs != expected:
+            raise SystemExit(f"{path} has {inputs} inputs, not the {expected} of a {args.variant} network (--variant)")
     args.data.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     sets = [build_set(spec, args) for spec in args.sets]
     # The held-out tenth is the first set's, fixed before --refine takes any.
-    held = {"contact": np.arange(len(sets[0].sizes) // 10)}
+    held = {"contact" if args.variant == "backgammon" else "decisions": np.arange(len(sets[0].sizes) // 10)}
     if args.refine:
         sets[0], deeper = refine(sets[0], args.sets[0], args)
         sets.append(deeper)
@@ -396,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
         first = sum(len(s.sizes) for s in sets)
         held["boundary"] = first + np.arange(len(boundary[0].sizes) // 10)
         sets += boundary
-    data = Decisions(sets, read_network(race) if race else None)
+    data = Decisions(args.variant, sets, read_network(race) if race else None)
     print(f"{len(data.sizes)} decisions, {len(data.labels)} candidates ({time.perf_counter() - start:.0f} s)", flush=True)
     params = read_network(args.network.read_bytes())
     if args.hidden:

@@ -17,7 +17,8 @@ interrupted run resumes. The stages, in order:
 2. nardy and gul bara: TD self-play (gul bara in four stages at falling
    rates), then the second generation's TD self-play from the first (the
    stages that trained the shipped second generation, whose first had no
-   hand-made inputs; gul bara's last two TD(0.7)): nardy.tnn, gulbara.tnn;
+   hand-made inputs; gul bara's last two TD(0.7)), and a ranking round on
+   decisions labelled by its 2-ply search: nardy.tnn, gulbara.tnn;
 3. Dutch backgammon and acey-deucey: the rebuilt backgammon.tnn with the
    reserve inputs added at zero weight, then TD(0) self-play of each game:
    dutch.tnn, acey_deucey.tnn;
@@ -73,6 +74,7 @@ class Scale:
     nardy_games: int
     gulbara_games: tuple[int, int, int, int]
     features_games: dict[str, tuple[int, ...]]  # the games of each second-generation stage (FEATURES_TD)
+    features_rank: dict[str, tuple[int, int]]  # the second generation's ranking set: (positions, K)
     dutch_games: int  # the reserve games' TD, from the rebuilt backgammon.tnn
     acey_deucey_games: int
     prune: dict[str, tuple[int, int, int]]  # variant -> (games, hidden, epochs)
@@ -84,6 +86,7 @@ SCALES = {
         bg_hidden=8, bg_td_games=(2, 20, 20), td_chunk=2, race_selfplay=1_000, race_trials=2, race_epochs=2,
         rank_sets=((12, 3), (10, 3), (10, 3)), rank_boundary=(800, 3), rank_hidden=12, rank_epochs=1,
         calibrate_positions=20, calibrate_trials=2, other_hidden=8, nardy_games=40, gulbara_games=(2, 8, 8, 8), features_games={"nardy": (8,), "gulbara": (8, 4, 4, 4)},
+        features_rank={"nardy": (20, 3), "gulbara": (10, 3)},
         dutch_games=4, acey_deucey_games=1,
         prune={"backgammon": (2, 4, 1), "nardy": (2, 4, 1), "gulbara": (2, 4, 1)},
     ),
@@ -91,7 +94,8 @@ SCALES = {
         bg_hidden=32, bg_td_games=(10_000, 10_000, 5_000), td_chunk=1_000, race_selfplay=10_000, race_trials=8,
         race_epochs=10, rank_sets=((300, 8), (200, 16), (300, 8)), rank_boundary=(5_000, 16), rank_hidden=64,
         rank_epochs=5, calibrate_positions=300, calibrate_trials=8, other_hidden=32, nardy_games=5_000,
-        gulbara_games=(1_500, 1_500, 1_500, 1_500), features_games={"nardy": (3_000,), "gulbara": (2_000, 1_000, 1_000, 1_000)}, dutch_games=2_000, acey_deucey_games=500,
+        gulbara_games=(1_500, 1_500, 1_500, 1_500), features_games={"nardy": (3_000,), "gulbara": (2_000, 1_000, 1_000, 1_000)},
+        features_rank={"nardy": (1_000, 4), "gulbara": (200, 4)}, dutch_games=2_000, acey_deucey_games=500,
         prune={"backgammon": (50, 16, 3), "nardy": (30, 8, 3), "gulbara": (30, 8, 3)},
     ),
     # The shipped recipe (benches/README.md, "Neural networks").
@@ -101,6 +105,7 @@ SCALES = {
         rank_boundary=(2_000_000, 16), rank_hidden=256, rank_epochs=40, calibrate_positions=6_000,
         calibrate_trials=36, other_hidden=64, nardy_games=150_000, gulbara_games=(150_000, 100_000, 100_000, 150_000),
         features_games={"nardy": (600_000,), "gulbara": (400_000, 300_000, 200_000, 300_000)},
+        features_rank={"nardy": (30_000, 4), "gulbara": (6_000, 4)},
         dutch_games=20_000, acey_deucey_games=8_000,
         prune={"backgammon": (2_000, 64, 8), "nardy": (1_000, 16, 8), "gulbara": (1_000, 16, 8)},
     ),
@@ -117,6 +122,8 @@ FEATURES_TD = {
     "nardy": ((201, 0.05, 0.005, 0.0),),
     "gulbara": ((202, 0.03, 0.003, 0.0), (203, 0.01, 0.001, 0.0), (204, 0.01, 0.002, 0.7), (205, 0.006, 0.001, 0.7)),
 }
+# Their ranking rounds: (self-play seed, roll seed) of the set.
+FEATURES_RANK_SEEDS = {"nardy": (601, 602), "gulbara": (501, 502)}
 # The reserve games' TD runs from the backgammon network: (seed, chunk of games, rate, rate at the end).
 RESERVE_TD = {"dutch": (1, 2_000, 0.02, 0.005), "acey_deucey": (1, 1_000, 0.05, 0.005)}
 SHIPPED = ["backgammon.tnn", "backgammon-race.tnn", "nardy.tnn", "gulbara.tnn", "dutch.tnn", "acey_deucey.tnn",
@@ -181,11 +188,16 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
     for variant, stages in FEATURES_TD.items():
         previous = work / f"{variant}-gen1.tnn"
         for k, ((seed, rate, rate_end, trace_decay), games) in enumerate(zip(stages, s.features_games[variant])):
-            target = out / f"{variant}.tnn" if k == len(stages) - 1 else work / f"{variant}-gen2-stage{k + 1}.tnn"
+            target = work / f"{variant}-gen2-stage{k + 1}.tnn"
             plan.append(Step(f"{variant} TD({trace_decay:g}), second generation, stage {k + 1}", target, _bind_td(
                 td_args(variant, games, s.other_hidden, seed, rate, rate_end, chunk, target, resume=previous,
                         trace_decay=trace_decay))))
             previous = target
+        (positions, k), (selfplay_seed, roll_seed) = s.features_rank[variant], FEATURES_RANK_SEEDS[variant]
+        plan.append(Step(f"{variant} ranking round, second generation", out / f"{variant}.tnn", _bind_rank([
+            "--variant", variant, "--network", str(previous), f"--set={previous}:{positions}:{k}:{selfplay_seed}:{roll_seed}",
+            "--epochs", "20", "--rate", "0.003", "--rate-end", "0.0003", "--rank", "4", "--seed", "1",
+            "--label-ply", str(label_ply), "--data", str(work), "--out", str(out / f"{variant}.tnn"), *threads_arg])))
     for variant, games in (("dutch", s.dutch_games), ("acey_deucey", s.acey_deucey_games)):
         seed, reserve_chunk, rate, rate_end = RESERVE_TD[variant]
         target = out / f"{variant}.tnn"
@@ -203,6 +215,10 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
 
 def _bind_td(argv: list[str]) -> Callable[[], int]:
     return lambda: td.main(argv)
+
+
+def _bind_rank(argv: list[str]) -> Callable[[], int]:
+    return lambda: rank.main(argv)
 
 
 def _bind_prune(argv: list[str]) -> Callable[[], int]:
