@@ -611,13 +611,7 @@ mod tests {
     use super::*;
     use crate::variant::OptionValue;
 
-    fn arrays(points: &[(usize, i64)]) -> [i64; 25] {
-        let mut a = [0i64; 25];
-        for &(p, n) in points {
-            a[p - 1] = n;
-        }
-        a
-    }
+    use crate::position::points_array as arrays;
 
     fn results(pos: &Position, d1: i64, d2: i64) -> Vec<[u8; 25]> {
         let mut v: Vec<_> = legal_moves(pos, d1, d2).unwrap().iter().map(|m| m.position.to_arrays().0).collect();

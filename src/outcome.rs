@@ -167,16 +167,10 @@ mod tests {
     use super::*;
     use crate::variant::{OptionValue, Rules};
 
-    fn arrays(points: &[(usize, i64)]) -> [i64; 25] {
-        let mut a = [0i64; 25];
-        for &(p, n) in points {
-            a[p - 1] = n;
-        }
-        a
-    }
+    use crate::position::points_array as arrays;
 
     fn pos(rules: Rules, mine: &[(usize, i64)], theirs: &[(usize, i64)]) -> Position {
-        Position::from_arrays(rules, &arrays(mine), &arrays(theirs)).unwrap()
+        Position::from_points(rules, mine, theirs)
     }
 
     #[test]

@@ -74,6 +74,17 @@ pub fn opponent_mask(variant: Variant, mask: u32) -> u32 {
     }
 }
 
+/// A side's 25 entries of [`Position::from_arrays`] from (point, count)
+/// pairs in its own numbering (points 1..=24, 25 the bar), for tests.
+#[cfg(test)]
+pub(crate) fn points_array(points: &[(usize, i64)]) -> [i64; 25] {
+    let mut a = [0i64; 25];
+    for &(p, n) in points {
+        a[p - 1] = n;
+    }
+    a
+}
+
 impl Position {
     /// An empty board with every checker borne off, for building positions.
     fn empty(rules: Rules) -> Position {
@@ -100,6 +111,13 @@ impl Position {
     /// (index i is point i+1, index 24 the bar); borne-off is 15 minus the sum.
     pub fn from_arrays(rules: Rules, mine: &[i64], theirs: &[i64]) -> Result<Position> {
         Position::from_arrays_with_reserve(rules, mine, theirs, [0; 2])
+    }
+
+    /// A valid position from (point, count) lists, each in its owner's
+    /// numbering (points 1..=24, 25 the bar): the tests' way to write one.
+    #[cfg(test)]
+    pub(crate) fn from_points(rules: Rules, mine: &[(usize, i64)], theirs: &[(usize, i64)]) -> Position {
+        Position::from_arrays(rules, &points_array(mine), &points_array(theirs)).unwrap()
     }
 
     /// [`Position::from_arrays`] with each side's reserve (mover's, opponent's):

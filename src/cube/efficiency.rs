@@ -161,14 +161,7 @@ mod tests {
     use crate::variant::Rules;
 
     fn race(mine: &[(usize, i64)], theirs: &[(usize, i64)]) -> Position {
-        let (mut m, mut t) = ([0i64; 25], [0i64; 25]);
-        for &(p, n) in mine {
-            m[p - 1] = n;
-        }
-        for &(p, n) in theirs {
-            t[p - 1] = n;
-        }
-        Position::from_arrays(Rules::backgammon(), &m, &t).unwrap()
+        Position::from_points(Rules::backgammon(), mine, theirs)
     }
 
     #[test]

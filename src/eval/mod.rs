@@ -95,15 +95,7 @@ mod tests {
     use crate::variant::Rules;
 
     fn pos(rules: Rules, mine: &[(usize, i64)], theirs: &[(usize, i64)]) -> Position {
-        let mut m = [0i64; 25];
-        let mut t = [0i64; 25];
-        for &(p, n) in mine {
-            m[p - 1] = n;
-        }
-        for &(p, n) in theirs {
-            t[p - 1] = n;
-        }
-        Position::from_arrays(rules, &m, &t).unwrap()
+        Position::from_points(rules, mine, theirs)
     }
 
     /// Every result equally likely, whatever the position.

@@ -6,13 +6,7 @@ use crate::game::matches::Match;
 use crate::position::ME;
 use crate::variant::{NextGameStarter, OptionValue, Variant};
 
-fn arrays(points: &[(usize, i64)]) -> [i64; 25] {
-    let mut a = [0i64; 25];
-    for &(p, n) in points {
-        a[p - 1] = n;
-    }
-    a
-}
+use crate::position::points_array as arrays;
 
 /// A game from two players' layouts (own numbering), `turn` on roll.
 fn game_at(rules: Rules, p0: &[(usize, i64)], p1: &[(usize, i64)], turn: usize) -> Game {

@@ -385,14 +385,7 @@ mod tests {
 
     /// A backgammon position from (point, count) lists in each owner's numbering (25 = bar).
     fn position(mine: &[(usize, i64)], theirs: &[(usize, i64)]) -> Position {
-        let fill = |list: &[(usize, i64)]| {
-            let mut a = [0i64; 25];
-            for &(p, n) in list {
-                a[p - 1] = n;
-            }
-            a
-        };
-        Position::from_arrays(Rules::backgammon(), &fill(mine), &fill(theirs)).unwrap()
+        Position::from_points(Rules::backgammon(), mine, theirs)
     }
 
     #[test]

@@ -154,16 +154,7 @@ mod tests {
     use crate::variant::Rules;
 
     fn position(mine: &[(usize, i64)], theirs: &[(usize, i64)]) -> Position {
-        // Each side's own point numbers 1..24 (from_arrays takes index p - 1).
-        let mut a = [0i64; 25];
-        let mut b = [0i64; 25];
-        for &(p, n) in mine {
-            a[p - 1] = n;
-        }
-        for &(p, n) in theirs {
-            b[p - 1] = n;
-        }
-        Position::from_arrays(Rules::nardy(), &a, &b).unwrap()
+        Position::from_points(Rules::nardy(), mine, theirs)
     }
 
     #[test]

@@ -14,12 +14,24 @@ import tavla
 from tavla import _core
 from tavla.files import save_npy, write_atomic
 from tavla_train import _coach
+from tavla_train.tnn import read_network
 
 # Cubeless equity weights of the five probabilities (win, win gammon, win backgammon, lose gammon, lose backgammon).
 # Cubeless equity is linear in the five probabilities: its weights and offset, read off the core's
 # one formula (tavla.Evaluation) so that the vectorised form below cannot drift from it.
 EQUITY_OFFSET = tavla.Evaluation([0.0] * 5).equity
 EQUITY = np.array([tavla.Evaluation(np.eye(5)[k].tolist()).equity - EQUITY_OFFSET for k in range(5)], np.float32)
+
+
+def variant_inputs(variant: str) -> int:
+    """How many inputs the variant's networks take: the header of a fresh one-unit network of it."""
+    return read_network(_coach.td_new_network(variant, 1, 0))[0].shape[0]
+
+
+def race_mask(variant: str, boards: np.ndarray) -> np.ndarray:
+    """Which flat boards the engine judges by a race network of their own (`is_race`): only
+    backgammon has one; the nardy games' network judges races and contact alike."""
+    return is_race(boards) if variant == "backgammon" else np.zeros(len(boards), dtype=bool)
 
 
 def write_network(path: Path, data: bytes) -> None:

@@ -77,10 +77,11 @@ from pathlib import Path
 
 import numpy as np
 
-from tavla import Position
 from tavla_train import _coach
 from tavla.files import save_npz
-from tavla_train.common import EQUITY, equities, is_race, labels_in_chunks, plays_of_a_roll, write_network
+from tavla_train.common import (
+    EQUITY, equities, labels_in_chunks, plays_of_a_roll, race_mask, variant_inputs, write_network,
+)
 from tavla_train.label import check_teacher_ply
 from tavla_train.tnn import forward, network_bytes, read_network
 
@@ -92,12 +93,6 @@ class DecisionSet:
     boards: np.ndarray  # (n, 2, 25) int8, the candidates, opponent on roll
     sizes: np.ndarray  # candidates per decision, in order
     labels: np.ndarray  # (n, 5) float32, the teacher's probabilities (its --label-ply search)
-
-
-def variant_inputs(variant: str) -> int:
-    """How many inputs the variant's networks take (the encoder's width on its start)."""
-    start = np.array(Position.start(variant).to_arrays(), dtype=np.int8)
-    return len(_coach.nn_encode(variant, start.tobytes())) // 4
 
 
 def parse_set(spec: str) -> tuple[Path, int, int, int, int]:
@@ -126,10 +121,9 @@ def decisions(
     race candidates. The nardy games keep races (one network judges them)."""
     kept: list[np.ndarray] = []
     rng = np.random.default_rng(roll_seed)
-    backgammon = variant == "backgammon"
     plays = plays_of_a_roll(teacher, variant, boards, rng, threads, race=race, doubles=variant != "gulbara")
     for _done, theirs, offsets, going_on, their_equity in plays:
-        races = is_race(theirs) if backgammon else np.zeros(len(theirs), dtype=bool)
+        races = race_mask(variant, theirs)
         for i in range(len(offsets) - 1):
             lo, hi = offsets[i], offsets[i + 1]
             if hi - lo < 2 or not going_on[lo:hi].all() or (race is None and races[lo:hi].any()):
@@ -264,12 +258,12 @@ class Decisions:
         self.labels = np.concatenate([s.labels for s in sets]).astype(np.float32)
         self.label_equity = equities(self.labels)
         width = 100_000
+        inputs = variant_inputs(variant)
         self.inputs = np.concatenate(
-            [np.frombuffer(_coach.nn_encode(variant, boards[at : at + width].tobytes()), "<f4").reshape(len(boards[at : at + width]), -1)
+            [np.frombuffer(_coach.nn_encode(variant, boards[at : at + width].tobytes()), "<f4").reshape(-1, inputs)
              for at in range(0, len(boards), width)]
         )
-        # Only backgammon has a race network beside the one trained here.
-        self.fixed = is_race(boards) if variant == "backgammon" else np.zeros(len(boards), dtype=bool)
+        self.fixed = race_mask(variant, boards)
         self.race_out = np.zeros_like(self.labels)
         if self.fixed.any():
             if race is None:

@@ -19,7 +19,8 @@ from tavla_train import _coach
 from tavla.files import write_atomic
 
 from tavla_train.paths import DATA, WEIGHTS
-from tavla_train.tnn import read_network, with_inputs
+from tavla_train.common import variant_inputs
+from tavla_train.tnn import with_inputs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,9 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.add_inputs:
         if not args.resume:
             p.error("--add-inputs widens a --resume network")
-        # The variant's input count, from the header of a fresh network of it.
-        inputs = read_network(_coach.td_new_network(args.variant, 1, 0))[0].shape[0]
-        net = with_inputs(net, inputs)
+        net = with_inputs(net, variant_inputs(args.variant))
     chunks = max(1, args.games // args.chunk)
     if args.snapshots:
         args.snapshots.mkdir(parents=True, exist_ok=True)
