@@ -96,13 +96,13 @@ def report(name: str, cases: list[dict], decisions: list[tuple[bool, bool]], gro
               f" {1000 * (dsum + tsum) / n:>9.2f}   {wrong_d:>4} {wrong_t:>4} {illegal:>4}")
 
 
-def tavla_decisions(cases: list[dict], ply: int) -> list[tuple[bool, bool]] | str:
+def tavla_decisions(cases: list[dict], ply: int, evaluator: str = "network") -> list[tuple[bool, bool]] | str:
     try:
         import tavla
         from tavla import formats
     except Exception as exc:  # noqa: BLE001
         return f"tavla does not import ({exc})"
-    engine = tavla.Engine("backgammon", ply=ply)
+    engine = tavla.Engine("backgammon", ply=ply, evaluator=evaluator)
     out = []
     for case in cases:
         pid = case["position_id"]
@@ -126,12 +126,12 @@ def cubeless_equity(p: tuple[float, ...]) -> float:
     return 2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4]
 
 
-def attribution(cases: list[dict]) -> None:
+def attribution(cases: list[dict], evaluator: str = "network") -> None:
     """Cube error of tavla's 0-ply formulas on mixed probabilities, and cubeless error by class."""
     import tavla
     from tavla import _core, formats
 
-    engines = {ply: tavla.Engine("backgammon", ply=ply) for ply in (0, 1)}
+    engines = {ply: tavla.Engine("backgammon", ply=ply, evaluator=evaluator) for ply in (0, 1)}
     classes = sorted({c["gnubg_class_name"] for c in cases}, key=lambda k: -sum(c["gnubg_class_name"] == k for c in cases))
     mixes = ["tavla 0-ply"] + [f"gnubg 0-ply in {k}" for k in classes] + ["gnubg 0-ply everywhere"]
     cube_error = {m: 0.0 for m in mixes}
@@ -167,6 +167,8 @@ def main() -> int:
     parser.add_argument("--tavla-plies", default="0,1,2")
     parser.add_argument("--limit", type=int, default=0, help="only the first N cases")
     parser.add_argument("--groups", action="store_true", help="also one row per cube-state group")
+    parser.add_argument("--evaluator", default="network",
+                        help='the tavla evaluator ("network=CONTACT.tnn,RACE.tnn" for other weights)')
     parser.add_argument("--attribution", action="store_true",
                         help="only the diagnostic: tavla's error by position class (see the docstring)")
     args = parser.parse_args()
@@ -174,7 +176,7 @@ def main() -> int:
         doc = json.load(f)
     cases = doc["positions"][: args.limit or None]
     if args.attribution:
-        attribution(cases)
+        attribution(cases, args.evaluator)
         return 0
     print(f"{len(cases)} cube decisions from {args.set.name}, reference {doc.get('reference', 'gnubg 2-ply')};"
           " errors in mEq (normalized to the cube)")
@@ -184,7 +186,7 @@ def main() -> int:
         report(f"gnubg {ply}-ply", cases, [gnubg_decision(c, ply) for c in cases], args.groups)
     for ply in [int(p) for p in args.tavla_plies.split(",") if p.strip() != ""]:
         start = time.perf_counter()
-        res = tavla_decisions(cases, ply)
+        res = tavla_decisions(cases, ply, args.evaluator)
         if isinstance(res, str):
             print(f"tavla: skipped, {res}")
             break

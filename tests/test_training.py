@@ -469,3 +469,41 @@ def test_calibration_script_moves_output_levels_to_the_rollouts(small_net: bytes
     for bad, message in [(["--trials", "0"], "--trials"), (["--network", str(tmp_path / "none.tnn")], "none.tnn")]:
         failed = subprocess.run(cmd + bad, capture_output=True, text=True)
         assert failed.returncode != 0 and message in failed.stderr, failed.stderr
+
+
+def test_level_round_fits_rollouts_where_the_opponent_is_on_the_bar(small_net: bytes, tmp_path: Path) -> None:
+    from tavla_train import level
+
+    start = tmp_path / "start.tnn"
+    start.write_bytes(small_net)
+    out = tmp_path / "level.tnn"
+    cmd = _script_command("level", start, tmp_path, out, "--positions", "1500", "--trials", "4", "--seed", "3",
+                          "--anchor", "300", "--anchor-seed", "4", "--epochs", "4", "--rate", "0.01",
+                          "--rate-end", "0.003", "--threads", "1")
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    # The level set: contact positions after a dance (the opponent of the player on roll on the bar).
+    boards = level.level_positions(small_net, 1500, 3, 0.0)
+    assert len(boards) > 20 and level.opponent_on_bar(boards).all() and not common.is_race(boards).any()
+    [cached] = list((tmp_path / "data").glob("level-*-n1500-s3-o0-t4-labels.npy"))
+    assert np.load(cached).shape == (len(boards), 5)
+    # The held-out level positions move towards their rollouts.
+    squared = [float(line.split("squared error ")[1].split(",")[0])
+               for line in run.stdout.splitlines() if ": level held out" in line]
+    assert len(squared) == 5 and squared[-1] < squared[0], run.stdout
+    trained = out.read_bytes()
+    assert trained != small_net and len(trained) == len(small_net)
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0 and "labels " not in again.stdout and out.read_bytes() == trained
+    # --others adds positions without the opponent on the bar, after those with it.
+    mixed = level.level_positions(small_net, 1500, 3, 0.5)
+    on_bar = level.opponent_on_bar(mixed)
+    assert on_bar[: len(boards)].all() and not on_bar[len(boards):].any()
+    assert len(mixed) - len(boards) == round(0.5 * len(boards))
+    for bad, message in [(["--trials", "0"], "--trials"), (["--network", str(tmp_path / "none.tnn")], "none.tnn")]:
+        failed = subprocess.run(cmd + bad, capture_output=True, text=True)
+        assert failed.returncode != 0 and message in failed.stderr, failed.stderr
+    nardy = tmp_path / "nardy.tnn"
+    nardy.write_bytes(_coach.td_new_network("nardy", 8, 1))
+    failed = subprocess.run(cmd + ["--network", str(nardy)], capture_output=True, text=True)
+    assert failed.returncode != 0 and "not a backgammon contact network" in failed.stderr, failed.stderr

@@ -12,8 +12,10 @@ interrupted run resumes. The stages, in order:
 1. backgammon: three TD self-play stages (TD(0), then TD(0.7) twice at
    falling rates), the race network on rollouts of self-play races, one
    ranking round widened to more hidden units on decision sets labelled by
-   a search deeper than the student (--label-ply, 2 by default), and the
-   output calibration to rollouts: backgammon.tnn, backgammon-race.tnn;
+   a search deeper than the student (--label-ply, 2 by default), the level
+   round (rollout values of the positions after a dance, which the ranking
+   sets never hold) and the output calibration to rollouts: backgammon.tnn,
+   backgammon-race.tnn;
 2. nardy and gul bara: TD self-play (gul bara in four stages at falling
    rates), then the second generation's TD self-play from the first (the
    stages that trained the shipped second generation, whose first had no
@@ -50,7 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, TextIO
 
-from tavla_train import calibrate, prune, race, rank, td
+from tavla_train import calibrate, level, prune, race, rank, td
 from tavla_train.paths import DATA, WEIGHTS
 
 
@@ -70,6 +72,7 @@ class Scale:
     rank_epochs: int
     calibrate_positions: int
     calibrate_trials: int
+    level: tuple[int, int, int, int]  # the level round: (self-play positions, rollouts each, anchor positions, epochs)
     other_hidden: int  # nardy and gul bara
     nardy_games: int
     gulbara_games: tuple[int, int, int, int]
@@ -85,7 +88,7 @@ SCALES = {
     "tiny": Scale(
         bg_hidden=8, bg_td_games=(2, 20, 20), td_chunk=2, race_selfplay=1_000, race_trials=2, race_epochs=2,
         rank_sets=((12, 3), (10, 3), (10, 3)), rank_boundary=(800, 3), rank_hidden=12, rank_epochs=1,
-        calibrate_positions=20, calibrate_trials=2, other_hidden=8, nardy_games=40, gulbara_games=(2, 8, 8, 8), features_games={"nardy": (8,), "gulbara": (8, 4, 4, 4)},
+        calibrate_positions=20, calibrate_trials=2, level=(400, 2, 60, 1), other_hidden=8, nardy_games=40, gulbara_games=(2, 8, 8, 8), features_games={"nardy": (8,), "gulbara": (8, 4, 4, 4)},
         features_rank={"nardy": (20, 3), "gulbara": (10, 3)},
         dutch_games=4, acey_deucey_games=1,
         prune={"backgammon": (2, 4, 1), "nardy": (2, 4, 1), "gulbara": (2, 4, 1)},
@@ -93,7 +96,7 @@ SCALES = {
     "small": Scale(
         bg_hidden=32, bg_td_games=(10_000, 10_000, 5_000), td_chunk=1_000, race_selfplay=10_000, race_trials=8,
         race_epochs=10, rank_sets=((300, 8), (200, 16), (300, 8)), rank_boundary=(5_000, 16), rank_hidden=64,
-        rank_epochs=5, calibrate_positions=300, calibrate_trials=8, other_hidden=32, nardy_games=5_000,
+        rank_epochs=5, calibrate_positions=300, calibrate_trials=8, level=(3_000, 8, 1_000, 3), other_hidden=32, nardy_games=5_000,
         gulbara_games=(1_500, 1_500, 1_500, 1_500), features_games={"nardy": (3_000,), "gulbara": (2_000, 1_000, 1_000, 1_000)},
         features_rank={"nardy": (1_000, 4), "gulbara": (200, 4)}, dutch_games=2_000, acey_deucey_games=500,
         prune={"backgammon": (50, 16, 3), "nardy": (30, 8, 3), "gulbara": (30, 8, 3)},
@@ -103,7 +106,7 @@ SCALES = {
         bg_hidden=128, bg_td_games=(1_000_000, 1_500_000, 550_000), td_chunk=10_000, race_selfplay=1_000_000,
         race_trials=72, race_epochs=60, rank_sets=((200_000, 8), (150_000, 16), (200_000, 8)),
         rank_boundary=(2_000_000, 16), rank_hidden=256, rank_epochs=40, calibrate_positions=6_000,
-        calibrate_trials=36, other_hidden=64, nardy_games=150_000, gulbara_games=(150_000, 100_000, 100_000, 150_000),
+        calibrate_trials=36, level=(60_000, 144, 40_000, 5), other_hidden=64, nardy_games=150_000, gulbara_games=(150_000, 100_000, 100_000, 150_000),
         features_games={"nardy": (600_000,), "gulbara": (400_000, 300_000, 200_000, 300_000)},
         features_rank={"nardy": (30_000, 4), "gulbara": (6_000, 4)},
         dutch_games=20_000, acey_deucey_games=8_000,
@@ -151,6 +154,8 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
     work = out / "work"
     td1, td2, bg_td = work / "backgammon-td1.tnn", work / "backgammon-td2.tnn", work / "backgammon-td.tnn"
     bg_race, ranked = out / "backgammon-race.tnn", work / "backgammon-ranked.tnn"
+    levelled = work / "backgammon-level.tnn"
+    level_positions, level_trials, level_anchor, level_epochs = s.level
     g1, g2, g3 = s.bg_td_games
     chunk = s.td_chunk
     threads_arg = ["--threads", str(threads)]
@@ -172,8 +177,12 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
             "--network", str(bg_td), *sets, boundary, "--race", str(bg_race), "--hidden", str(s.rank_hidden),
             "--epochs", str(s.rank_epochs), "--rate", "0.003", "--rate-end", "0.0003", "--rank", "4", "--seed", "1",
             "--label-ply", str(label_ply), "--data", str(work), "--out", str(ranked), *threads_arg])),
+        Step("backgammon level round", levelled, lambda: level.main([
+            "--network", str(ranked), "--positions", str(level_positions), "--trials", str(level_trials), "--seed", "11",
+            "--anchor", str(level_anchor), "--anchor-seed", "12", "--epochs", str(level_epochs),
+            "--data", str(work), "--out", str(levelled), *threads_arg])),
         Step("backgammon calibration", out / "backgammon.tnn", lambda: calibrate.main([
-            "--network", str(ranked), "--positions", str(s.calibrate_positions), "--trials", str(s.calibrate_trials),
+            "--network", str(levelled), "--positions", str(s.calibrate_positions), "--trials", str(s.calibrate_trials),
             "--seed", "123", "--data", str(work), "--out", str(out / "backgammon.tnn"), *threads_arg])),
         Step("nardy TD(0)", work / "nardy-gen1.tnn", lambda: td.main(
             td_args("nardy", s.nardy_games, s.other_hidden, 1, 0.1, 0.02, min(chunk, 5_000), work / "nardy-gen1.tnn"))),
