@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from tavla_train import _coach
-from tavla_train.common import is_race, labels_in_chunks, write_network
+from tavla_train.common import is_race, labels_in_chunks, network_inputs, selfplay_boards, write_network
 from tavla_train.tnn import forward, network_bytes, read_network
 
 from tavla_train.paths import ROOT
@@ -39,8 +39,7 @@ def contact_positions(net: bytes, count: int, seed: int) -> np.ndarray:
     drawn = np.zeros((0, 2, 25), dtype=np.int8)
     asked = 2 * count
     while len(drawn) < count:
-        flat = _coach.nn_selfplay_flat(net, VARIANT, asked, seed)
-        boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
+        boards = selfplay_boards(net, VARIANT, asked, seed)
         drawn = boards[~is_race(boards)]
         asked *= 2
     return np.ascontiguousarray(drawn[:count])
@@ -91,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         path, boards, len(boards),
         lambda part, _at: _coach.nn_rollout_labels(net, VARIANT, part.tobytes(), args.trials, args.seed, args.threads),
     )
-    x = np.frombuffer(_coach.nn_encode(VARIANT, boards.tobytes()), "<f4").reshape(len(boards), -1)
+    x = network_inputs(VARIANT, boards)
     hidden, before = forward(params, x)
     logits = hidden @ params[2].T + params[3]
     shifts = bias_shifts(logits.astype(np.float64), labels.mean(axis=0).astype(np.float64))

@@ -28,6 +28,20 @@ def variant_inputs(variant: str) -> int:
     return read_network(_coach.td_new_network(variant, 1, 0))[0].shape[0]
 
 
+def selfplay_boards(net: bytes, variant: str, count: int, seed: int) -> np.ndarray:
+    """`count` positions of the network's self-play (`_coach.nn_selfplay_flat`) as flat boards (n, 2, 25)."""
+    return np.frombuffer(_coach.nn_selfplay_flat(net, variant, count, seed), dtype=np.int8).reshape(-1, 2, 25)
+
+
+def network_inputs(variant: str, boards: np.ndarray, chunk: int = 100_000) -> np.ndarray:
+    """The network inputs the engine computes for flat boards (`_coach.nn_encode`), `chunk` boards a
+    call: one row of the variant's input count per board."""
+    return np.concatenate([
+        np.frombuffer(_coach.nn_encode(variant, boards[at : at + chunk].tobytes()), "<f4").reshape(len(boards[at : at + chunk]), -1)
+        for at in range(0, len(boards), chunk)
+    ])
+
+
 def race_mask(variant: str, boards: np.ndarray) -> np.ndarray:
     """Which flat boards the engine judges by a race network of their own (`is_race`): only
     backgammon has one; the nardy games' network judges races and contact alike."""

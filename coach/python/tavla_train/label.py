@@ -26,7 +26,7 @@ import numpy as np
 
 from tavla.files import save_npz
 from tavla_train import _coach
-from tavla_train.common import labels_in_chunks
+from tavla_train.common import labels_in_chunks, selfplay_boards
 from tavla_train.paths import DATA
 
 # The shallowest search a label may come from: deeper than the 0-ply
@@ -82,8 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.boards is not None:
         boards = np.ascontiguousarray(np.load(args.boards), dtype=np.int8)
     else:
-        flat = _coach.nn_selfplay_flat(net, args.variant, args.selfplay, args.seed)
-        boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
+        boards = selfplay_boards(net, args.variant, args.selfplay, args.seed)
     args.data.mkdir(parents=True, exist_ok=True)
     race = args.race.read_bytes() if args.race else None
     labels = label_boards(net, args.variant, boards, ply=args.ply, trials=args.trials, seed=args.seed,

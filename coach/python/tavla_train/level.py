@@ -46,7 +46,7 @@ import numpy as np
 
 from tavla_train import _coach, rank
 from tavla_train.calibrate import contact_positions
-from tavla_train.common import equities, labels_in_chunks, variant_inputs, write_network
+from tavla_train.common import equities, labels_in_chunks, network_inputs, selfplay_boards, variant_inputs, write_network
 from tavla_train.paths import DATA
 from tavla_train.tnn import forward, network_bytes, read_network
 
@@ -72,15 +72,13 @@ def level_positions(net: bytes, positions: int, seed: int, others: float) -> np.
 
 def anchors(net: bytes, params: list[np.ndarray], positions: int, seed: int, threads: int) -> rank.DecisionSet:
     """Ranking decisions of the network's self-play labelled by its own outputs."""
-    boards = np.frombuffer(_coach.nn_selfplay_flat(net, VARIANT, positions, seed), dtype=np.int8).reshape(-1, 2, 25)
+    boards = selfplay_boards(net, VARIANT, positions, seed)
     candidates, sizes = rank.decisions(net, VARIANT, boards, 8, seed + 1, threads)
-    x = np.frombuffer(_coach.nn_encode(VARIANT, candidates.tobytes()), "<f4").reshape(len(candidates), -1)
-    return rank.DecisionSet(candidates, sizes, forward(params, x)[1].astype(np.float32))
+    return rank.DecisionSet(candidates, sizes, forward(params, network_inputs(VARIANT, candidates))[1].astype(np.float32))
 
 
-def mean_equity_error(params: list[np.ndarray], boards: np.ndarray, labels: np.ndarray) -> float:
-    x = np.frombuffer(_coach.nn_encode(VARIANT, boards.tobytes()), "<f4").reshape(len(boards), -1)
-    return float((equities(forward(params, x)[1]) - equities(labels)).mean())
+def mean_equity_error(params: list[np.ndarray], inputs: np.ndarray, labels: np.ndarray) -> float:
+    return float((equities(forward(params, inputs)[1]) - equities(labels)).mean())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,11 +131,13 @@ def main(argv: list[str] | None = None) -> int:
     held = {"level": np.arange(held_level), "anchor": held_level + np.arange(len(anchor.sizes) // 10)}
     print(f"{len(anchor.sizes)} anchor decisions ({len(anchor.labels)} candidates); "
           f"{time.perf_counter() - start:.0f} s", flush=True)
-    before = mean_equity_error(params, level[0].boards, level[0].labels)
+    # The held-out level positions are the data's first rows (one candidate a decision).
+    held_inputs, held_labels = data.inputs[:held_level], data.labels[:held_level]
+    before = mean_equity_error(params, held_inputs, held_labels)
     train_args = argparse.Namespace(epochs=args.epochs, rate=args.rate, rate_end=args.rate_end, seed=args.seed,
                                     batch=args.batch, rank=args.rank, mse=1.0)
     params = rank.train(params, data, held, train_args)
-    after = mean_equity_error(params, level[0].boards, level[0].labels)
+    after = mean_equity_error(params, held_inputs, held_labels)
     print(f"held-out level positions: mean equity error against the rollouts {before:+.4f} before, {after:+.4f} after")
     write_network(args.out, network_bytes(params))
     print(f"wrote {args.out} ({time.perf_counter() - start:.0f} s in all)")

@@ -35,7 +35,7 @@ import numpy as np
 import tavla
 from tavla_train import _coach
 from tavla.files import save_npy
-from tavla_train.common import labels_in_chunks, write_network
+from tavla_train.common import labels_in_chunks, selfplay_boards, write_network
 from tavla_train.supervised import train_with_held_out
 
 from tavla_train.paths import DATA, ROOT
@@ -52,8 +52,7 @@ def race_positions(net: bytes, args: argparse.Namespace, tag: str) -> np.ndarray
     if path.exists():
         return np.load(path)
     start = time.perf_counter()
-    flat = _coach.nn_selfplay_flat(net, "backgammon", args.selfplay, args.seed)
-    boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
+    boards = selfplay_boards(net, "backgammon", args.selfplay, args.seed)
     races = boards[[is_race_to_learn(b) for b in boards]]
     print(f"  {len(races)} races to learn among {len(boards)} self-play positions ({time.perf_counter() - start:.0f}s)")
     save_npy(path, races)

@@ -80,7 +80,8 @@ import numpy as np
 from tavla_train import _coach
 from tavla.files import save_npz
 from tavla_train.common import (
-    EQUITY, equities, labels_in_chunks, plays_of_a_roll, race_mask, variant_inputs, write_network,
+    EQUITY, equities, labels_in_chunks, network_inputs, plays_of_a_roll, race_mask, selfplay_boards, variant_inputs,
+    write_network,
 )
 from tavla_train.label import check_teacher_ply
 from tavla_train.tnn import forward, network_bytes, read_network
@@ -162,8 +163,7 @@ def build_set(spec: str, args: argparse.Namespace, race: bytes | None = None) ->
         candidates, sizes = z["boards"], z["sizes"]
     else:
         print(f"set {spec}: self-play, candidates, {args.label_ply}-ply labels", flush=True)
-        flat = _coach.nn_selfplay_flat(teacher, args.variant, positions, selfplay_seed)
-        boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
+        boards = selfplay_boards(teacher, args.variant, positions, selfplay_seed)
         candidates, sizes = decisions(teacher, args.variant, boards, k, roll_seed, args.threads, race)
         save_npz(path, boards=candidates, sizes=sizes)
     # 1-ply labels (the shipped round's) keep the cache name they had before --label-ply.
@@ -257,12 +257,7 @@ class Decisions:
         self.starts = first_rows(self.sizes)
         self.labels = np.concatenate([s.labels for s in sets]).astype(np.float32)
         self.label_equity = equities(self.labels)
-        width = 100_000
-        inputs = variant_inputs(variant)
-        self.inputs = np.concatenate(
-            [np.frombuffer(_coach.nn_encode(variant, boards[at : at + width].tobytes()), "<f4").reshape(-1, inputs)
-             for at in range(0, len(boards), width)]
-        )
+        self.inputs = network_inputs(variant, boards)
         self.fixed = race_mask(variant, boards)
         self.race_out = np.zeros_like(self.labels)
         if self.fixed.any():

@@ -36,15 +36,14 @@ import numpy as np
 from tavla_train import _coach
 from tavla.files import save_npy
 
-from tavla_train.common import labels_in_chunks, plays_of_a_roll, write_network
+from tavla_train.common import labels_in_chunks, plays_of_a_roll, selfplay_boards, write_network
 from tavla_train.label import check_teacher_ply
 from tavla_train.paths import DATA
 def selfplay(net: bytes, args: argparse.Namespace, seed: int, tag: str) -> np.ndarray:
     path = args.data / f"{tag}-positions.npy"
     if path.exists():
         return np.load(path)
-    flat = _coach.nn_selfplay_flat(net, args.variant, args.positions, seed)
-    boards = np.frombuffer(flat, dtype=np.int8).reshape(-1, 2, 25)
+    boards = selfplay_boards(net, args.variant, args.positions, seed)
     save_npy(path, boards)
     return boards
 
