@@ -67,11 +67,13 @@ def selfplay_positions(n: int, seed: int, random_frac: float = 1 / 6) -> list[st
                 d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
             keys = gnubg_nn.moves(board, d1, d2)
             if keys:
+                # The two calls name the board after the play in opposite orders: the keys of
+                # moves() hold (opponent, mover), best_move's key (mover, opponent). Reading both
+                # alike let the same side move again after every best play.
                 if rng.random() < random_frac:
-                    key = rng.choice(sorted(keys))
+                    opp, mover = gnubg_nn.board_from_position_key(rng.choice(sorted(keys)))
                 else:
-                    key = gnubg_nn.bestmove(board, d1, d2, b=1)[1]
-                opp, mover = gnubg_nn.board_from_position_key(key)
+                    mover, opp = gnubg_nn.board_from_position_key(gnubg_nn.bestmove(board, d1, d2, b=1)[1])
             else:
                 opp, mover = board
             board = [list(mover), list(opp)]  # the other side is on roll now
