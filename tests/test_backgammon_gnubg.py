@@ -55,3 +55,41 @@ def test_dancing_on_a_closed_board(dice):
     moves = pos.legal_moves(*dice)
     assert len(moves) == 1 and moves[0].is_pass() and moves[0].position == pos
     assert gnubg_nn.moves([theirs, mine], *dice) in ((), [])
+
+
+@pytest.mark.parametrize("random_frac", [0.0, 1 / 6, 1.0])
+def test_gnubg_selfplay_passes_the_turn_after_every_play(random_frac):
+    """The self-play behind the cube set and gnubg_positions.py: after each play the other side is
+    on roll, its checkers as they were except those hit (best_move's board and the keys of
+    moves() name the two sides in opposite orders; reading both alike let one side move on)."""
+    from gnubg_cube_fixture import selfplay_positions
+
+    from tavla import formats
+
+    positions = [formats.parse(pid)["position"] for pid in selfplay_positions(30, seed=7, random_frac=random_frac)]
+    for before, after in zip(positions, positions[1:]):  # 30 positions: all in the first game
+        waiting, now_on_roll = before.to_arrays()[1], after.to_arrays()[0]
+        hit = [was - now for was, now in zip(waiting[:24], now_on_roll[:24])]
+        assert all(h >= 0 for h in hit) and now_on_roll[24] == waiting[24] + sum(hit), (before, after)
+        assert before.off[1] == after.off[0]
+
+
+def test_gnubg_positions_file_keeps_unseen_contact_positions(tmp_path):
+    import json
+
+    import numpy as np
+    from gnubg_positions import CUBE_SET, main
+
+    out = tmp_path / "contact.npy"
+    assert main(["--positions", "400", "--seed", "5", "--out", str(out)]) == 0
+    boards = np.load(out)
+    assert boards.dtype == np.int8 and boards.ndim == 3 and boards.shape[1:] == (2, 25) and len(boards) > 100
+    positions = [tavla.Position.from_arrays("backgammon", mine, theirs) for mine, theirs in boards.tolist()]
+    assert not any(p.is_race() for p in positions)
+    assert len({tuple(b.ravel()) for b in boards}) == len(boards)
+    from tavla import formats
+
+    cube_set = {case["position_id"] for case in json.loads(CUBE_SET.read_text())["positions"]}
+    assert not cube_set & {formats.position_id(p) for p in positions}
+    with pytest.raises(SystemExit, match="--positions"):
+        main(["--positions", "0", "--out", str(out)])

@@ -500,7 +500,26 @@ def test_level_round_fits_rollouts_where_the_opponent_is_on_the_bar(small_net: b
     on_bar = level.opponent_on_bar(mixed)
     assert on_bar[: len(boards)].all() and not on_bar[len(boards):].any()
     assert len(mixed) - len(boards) == round(0.5 * len(boards))
-    for bad, message in [(["--trials", "0"], "--trials"), (["--network", str(tmp_path / "none.tnn")], "none.tnn")]:
+    # --extra adds the contact positions of a file of flat boards as a kind of their own, labelled
+    # (and cached) apart, a tenth of them held out and reported.
+    extra_boards = common.selfplay_boards(small_net, "backgammon", 400, 9)
+    extra = tmp_path / "extra.npy"
+    np.save(extra, extra_boards)
+    with_extra = subprocess.run(cmd + ["--extra", str(extra), "--out", str(tmp_path / "extra.tnn")],
+                                capture_output=True, text=True, timeout=300)
+    assert with_extra.returncode == 0, with_extra.stderr
+    contact_extra = int((~common.is_race(extra_boards)).sum())
+    assert f"{contact_extra} from {extra}" in with_extra.stdout
+    assert f"held-out level positions, extra ({contact_extra // 10})" in with_extra.stdout
+    [extra_labels] = list((tmp_path / "data").glob("level-*-extra-*-s3-t4-labels.npy"))
+    assert np.load(extra_labels).shape == (contact_extra, 5)
+    np.save(tmp_path / "flat.npy", extra_boards.reshape(-1, 50))
+    np.save(tmp_path / "negative.npy", -extra_boards)
+    for bad, message in [(["--trials", "0"], "--trials"), (["--network", str(tmp_path / "none.tnn")], "none.tnn"),
+                         (["--extra", str(tmp_path / "none.npy")], "--extra: no file"),
+                         (["--extra", str(tmp_path / "flat.npy")], "not flat boards"),
+                         (["--extra", str(tmp_path / "negative.npy")], "negative counts"),
+                         (["--extra", str(start)], "--extra: cannot read")]:
         failed = subprocess.run(cmd + bad, capture_output=True, text=True)
         assert failed.returncode != 0 and message in failed.stderr, failed.stderr
     nardy = tmp_path / "nardy.tnn"

@@ -19,7 +19,10 @@ This stage:
 
 1. plays POSITIONS positions of self-play of --network (one play in ten
    random, from --seed) and keeps the contact positions whose opponent is on
-   the bar; --others F adds F times as many of its other contact positions;
+   the bar; --others F adds F times as many of its other contact positions,
+   and --extra FILE the contact positions of a file of flat boards (e.g.
+   GNU Backgammon's self-play, scripts/gnubg_positions.py: positions of a
+   stronger player's games, which tavla's own self-play reaches rarely);
 2. labels each by --trials rollouts of the network at 0-ply (stratified first
    roll, every trial stopped at the exact bear-off tables; the rollout is the
    teacher, deeper than the 0-ply student), cached in --data;
@@ -30,8 +33,10 @@ This stage:
    positions move;
 4. trains both with the ranking round's loss and Adam (`rank.train`; a level
    position is a decision of one candidate, so only its probabilities'
-   squared error counts), a tenth of each held out and reported, then the
-   mean equity error of the held-out level positions before and after.
+   squared error counts), a tenth of each held out and reported (of the
+   level positions a tenth of each kind: after a dance, others, extra),
+   then the mean equity error of each kind's held-out positions before and
+   after.
 """
 
 from __future__ import annotations
@@ -46,12 +51,13 @@ import numpy as np
 
 from tavla_train import _coach, rank
 from tavla_train.calibrate import contact_positions
-from tavla_train.common import equities, labels_in_chunks, network_inputs, selfplay_boards, variant_inputs, write_network
+from tavla_train.common import equities, is_race, labels_in_chunks, network_inputs, selfplay_boards, variant_inputs, write_network
 from tavla_train.paths import DATA
 from tavla_train.tnn import forward, network_bytes, read_network
 
 VARIANT = "backgammon"
 BAR = 24  # a flat board's bar column (points are 0 to 23)
+EXTRA_SEEDS = 1_000_000  # the --extra positions' rollouts draw their dice from --seed + this on
 
 
 def opponent_on_bar(boards: np.ndarray) -> np.ndarray:
@@ -68,6 +74,40 @@ def level_positions(net: bytes, positions: int, seed: int, others: float) -> np.
     count = min(len(rest), int(round(others * on_bar.sum())))
     picked = rest[np.sort(np.random.default_rng(seed).choice(len(rest), count, replace=False))]
     return np.ascontiguousarray(np.concatenate([contact[on_bar], picked]))
+
+
+def extra_positions(path: Path) -> np.ndarray:
+    """The contact positions of a file of flat boards (an int8 array (n, 2, 25): the player on
+    roll's 25 counts, then the opponent's, each in its owner's numbering, index 24 the bar)."""
+    try:
+        boards = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as err:
+        raise SystemExit(f"--extra: cannot read {path} as a numpy array: {err}") from None
+    if boards.ndim != 3 or boards.shape[1:] != (2, 25) or boards.dtype.kind not in "iu":
+        raise SystemExit(f"--extra: {path} holds an array of {boards.dtype} {boards.shape}, not flat boards (n, 2, 25)")
+    sides = boards.sum(axis=2)
+    if (boards < 0).any() or (sides < 1).any() or (sides > 15).any():
+        raise SystemExit(f"--extra: {path} has boards with negative counts or a side without 1 to 15 checkers")
+    boards = boards.astype(np.int8)
+    return np.ascontiguousarray(boards[~is_race(boards)])
+
+
+def split_kinds(kinds: list[tuple[np.ndarray, np.ndarray]]) -> tuple[rank.DecisionSet, rank.DecisionSet, list[slice]]:
+    """The level positions of every kind (boards, labels) as one held-out set (the first tenth of
+    each kind) and one training set (the rest), and where each kind's held-out rows lie."""
+    held, train, rows, at = [], [], [], 0
+    for boards, labels in kinds:
+        cut = len(boards) // 10
+        held.append((boards[:cut], labels[:cut]))
+        train.append((boards[cut:], labels[cut:]))
+        rows.append(slice(at, at + cut))
+        at += cut
+
+    def decisions(parts: list[tuple[np.ndarray, np.ndarray]]) -> rank.DecisionSet:
+        boards = np.ascontiguousarray(np.concatenate([b for b, _ in parts]))
+        return rank.DecisionSet(boards, np.ones(len(boards), dtype=np.int64), np.concatenate([l for _, l in parts]))
+
+    return decisions(held), decisions(train), rows
 
 
 def anchors(net: bytes, params: list[np.ndarray], positions: int, seed: int, threads: int) -> rank.DecisionSet:
@@ -87,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--positions", type=int, default=60_000, help="self-play contact positions to draw the level set from")
     p.add_argument("--others", type=float, default=0.0,
                    help="add this many times as many contact positions without the opponent on the bar")
+    p.add_argument("--extra", type=Path, help="a .npy file of flat boards (n, 2, 25) whose contact positions join the level set")
     p.add_argument("--trials", type=int, default=144, help="rollouts per level position")
     p.add_argument("--seed", type=int, default=11, help="the level set's self-play")
     p.add_argument("--anchor", type=int, default=40_000, help="self-play positions of the anchor decisions")
@@ -106,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("--rate and --rate-end must be positive")
     if not args.network.exists():
         raise SystemExit(f"--network: no network at {args.network}")
+    if args.extra and not args.extra.exists():
+        raise SystemExit(f"--extra: no file at {args.extra}")
     net = args.network.read_bytes()
     params = read_network(net)
     if params[0].shape[0] != variant_inputs(VARIANT):
@@ -115,30 +158,43 @@ def main(argv: list[str] | None = None) -> int:
     tag = hashlib.sha256(net).hexdigest()[:12]
     stem = args.data / f"level-{tag}-n{args.positions}-s{args.seed}-o{args.others:g}"
     boards = level_positions(net, args.positions, args.seed, args.others)
-    if len(boards) < 10:
-        raise SystemExit(f"only {len(boards)} level positions in {args.positions} self-play positions: use more")
-    print(f"{len(boards)} level positions ({int(opponent_on_bar(boards).sum())} with the opponent on the bar), "
-          f"{args.trials} rollouts each", flush=True)
-    labels = labels_in_chunks(
-        Path(f"{stem}-t{args.trials}-labels.npy"), boards, 2_000,
-        lambda part, at: _coach.nn_rollout_labels(net, VARIANT, part.tobytes(), args.trials, args.seed + at, args.threads),
-    )
-    held_level = len(boards) // 10
-    level = [rank.DecisionSet(boards[:held_level], np.ones(held_level, dtype=np.int64), labels[:held_level]),
-             rank.DecisionSet(boards[held_level:], np.ones(len(boards) - held_level, dtype=np.int64), labels[held_level:])]
+    extra = extra_positions(args.extra) if args.extra else np.zeros((0, 2, 25), dtype=np.int8)
+    if len(boards) + len(extra) < 10:
+        raise SystemExit(f"only {len(boards) + len(extra)} level positions in {args.positions} self-play positions: use more")
+    on_bar = opponent_on_bar(boards)
+    print(f"{len(boards) + len(extra)} level positions ({int(on_bar.sum())} with the opponent on the bar, "
+          f"{len(extra)} from {args.extra}), {args.trials} rollouts each", flush=True)
+
+    def rollouts(part: np.ndarray, seed: int) -> bytes:
+        return _coach.nn_rollout_labels(net, VARIANT, part.tobytes(), args.trials, seed, args.threads)
+
+    labels = labels_in_chunks(Path(f"{stem}-t{args.trials}-labels.npy"), boards, 2_000,
+                              lambda part, at: rollouts(part, args.seed + at))
+    kinds = [("after a dance", boards[on_bar], labels[on_bar]), ("others", boards[~on_bar], labels[~on_bar])]
+    if len(extra):
+        extra_tag = hashlib.sha256(extra.tobytes()).hexdigest()[:12]
+        extra_labels = labels_in_chunks(
+            args.data / f"level-{tag}-extra-{extra_tag}-s{args.seed}-t{args.trials}-labels.npy", extra, 2_000,
+            lambda part, at: rollouts(part, args.seed + EXTRA_SEEDS + at))
+        kinds.append(("extra", extra, extra_labels))
+    kinds = [kind for kind in kinds if len(kind[1]) >= 10]  # a kind needs a held-out tenth
+    held_level, train_level, rows = split_kinds([(b, l) for _, b, l in kinds])
     anchor = anchors(net, params, args.anchor, args.anchor_seed, args.threads)
-    data = rank.Decisions(VARIANT, [level[0], anchor, level[1]])
-    held = {"level": np.arange(held_level), "anchor": held_level + np.arange(len(anchor.sizes) // 10)}
+    data = rank.Decisions(VARIANT, [held_level, anchor, train_level])
+    held_count = len(held_level.sizes)
+    held = {"level": np.arange(held_count), "anchor": held_count + np.arange(len(anchor.sizes) // 10)}
     print(f"{len(anchor.sizes)} anchor decisions ({len(anchor.labels)} candidates); "
           f"{time.perf_counter() - start:.0f} s", flush=True)
     # The held-out level positions are the data's first rows (one candidate a decision).
-    held_inputs, held_labels = data.inputs[:held_level], data.labels[:held_level]
-    before = mean_equity_error(params, held_inputs, held_labels)
+    held_inputs, held_labels = data.inputs[:held_count], data.labels[:held_count]
+    before = [mean_equity_error(params, held_inputs[r], held_labels[r]) for r in rows]
     train_args = argparse.Namespace(epochs=args.epochs, rate=args.rate, rate_end=args.rate_end, seed=args.seed,
                                     batch=args.batch, rank=args.rank, mse=1.0)
     params = rank.train(params, data, held, train_args)
-    after = mean_equity_error(params, held_inputs, held_labels)
-    print(f"held-out level positions: mean equity error against the rollouts {before:+.4f} before, {after:+.4f} after")
+    for (name, _, _), r, b in zip(kinds, rows, before):
+        after = mean_equity_error(params, held_inputs[r], held_labels[r])
+        print(f"held-out level positions, {name} ({r.stop - r.start}): mean equity error against the rollouts "
+              f"{b:+.4f} before, {after:+.4f} after")
     write_network(args.out, network_bytes(params))
     print(f"wrote {args.out} ({time.perf_counter() - start:.0f} s in all)")
     return 0
