@@ -84,6 +84,11 @@ def test_rebuild_makes_every_shipped_network_from_nothing_with_fixed_seeds(tmp_p
         assert blob[:4] == b"TVNN" and (count == inputs[variant] or name.endswith("-prune.tnn")), name
         assert name in run.stdout
     assert (out / "rebuild.log").read_text().count("all stages in") == 1
+    # Three level rounds, each calibrated after; the third with gnubg-nn's self-play positions.
+    for k in (1, 2, 3):
+        assert f"] backgammon level round {k}:" in run.stdout and f"] backgammon calibration after level round {k}:" in run.stdout
+    assert "] gnubg-nn self-play positions for level round 3:" in run.stdout
+    assert len(list((out / "work").glob("level-*-extra-*-labels.npy"))) == 1
     # The rebuilt contact and race networks play as one engine.
     bg, race = out / "backgammon.tnn", out / "backgammon-race.tnn"
     assert tavla.duel("backgammon", f"network={bg},{race}:0", "pips:0", games=2, seed=1).games == 2

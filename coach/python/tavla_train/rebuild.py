@@ -12,10 +12,12 @@ interrupted run resumes. The stages, in order:
 1. backgammon: three TD self-play stages (TD(0), then TD(0.7) twice at
    falling rates), the race network on rollouts of self-play races, one
    ranking round widened to more hidden units on decision sets labelled by
-   a search deeper than the student (--label-ply, 2 by default), the level
-   round (rollout values of the positions after a dance, which the ranking
-   sets never hold) and the output calibration to rollouts: backgammon.tnn,
-   backgammon-race.tnn;
+   a search deeper than the student (--label-ply, 2 by default), then three
+   level rounds (rollout values of the positions after a dance, which the
+   ranking sets never hold; the third also of other contact positions and
+   of gnubg-nn's self-play positions, which need gnubg-nn from the test
+   extra), each followed by the output calibration to rollouts:
+   backgammon.tnn, backgammon-race.tnn;
 2. nardy and gul bara: TD self-play (gul bara in four stages at falling
    rates), then the second generation's TD self-play from the first (the
    stages that trained the shipped second generation, whose first had no
@@ -46,6 +48,7 @@ import argparse
 import contextlib
 import hashlib
 import shutil
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -53,7 +56,33 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from tavla_train import calibrate, level, prune, race, rank, td
-from tavla_train.paths import DATA, WEIGHTS
+from tavla_train.paths import DATA, ROOT, WEIGHTS
+
+
+@dataclass(frozen=True)
+class LevelRound:
+    """One level round's sizes and seeds (`python -m tavla_train level`); `gnubg` > 0 adds the contact
+    positions of that many positions of gnubg-nn's self-play (scripts/gnubg_positions.py, seed
+    `gnubg_seed`; gnubg-nn is in the test extra)."""
+
+    positions: int
+    trials: int
+    anchor: int
+    epochs: int
+    seed: int
+    anchor_seed: int
+    others: float = 0.0
+    gnubg: int = 0
+    gnubg_seed: int = 1001
+
+
+def level_rounds(positions: tuple[int, int, int], trials: int, anchor: int, epochs: int) -> tuple[LevelRound, ...]:
+    """The shipped recipe's three level rounds at a scale: after a dance only (seeds 11 and 21), then
+    after a dance, as many other contact positions and gnubg-nn's self-play (seed 31)."""
+    first, second, third = positions
+    return (LevelRound(first, trials, anchor, epochs, 11, 12),
+            LevelRound(second, trials, anchor, epochs, 21, 22),
+            LevelRound(third, trials, anchor, epochs, 31, 32, others=1.0, gnubg=max(200, third // 4)))
 
 
 @dataclass(frozen=True)
@@ -72,7 +101,7 @@ class Scale:
     rank_epochs: int
     calibrate_positions: int
     calibrate_trials: int
-    level: tuple[int, int, int, int]  # the level round: (self-play positions, rollouts each, anchor positions, epochs)
+    level: tuple[LevelRound, ...]  # the level rounds, each followed by a calibration
     other_hidden: int  # nardy and gul bara
     nardy_games: int
     gulbara_games: tuple[int, int, int, int]
@@ -88,7 +117,7 @@ SCALES = {
     "tiny": Scale(
         bg_hidden=8, bg_td_games=(2, 20, 20), td_chunk=2, race_selfplay=1_000, race_trials=2, race_epochs=2,
         rank_sets=((12, 3), (10, 3), (10, 3)), rank_boundary=(800, 3), rank_hidden=12, rank_epochs=1,
-        calibrate_positions=20, calibrate_trials=2, level=(400, 2, 60, 1), other_hidden=8, nardy_games=40, gulbara_games=(2, 8, 8, 8), features_games={"nardy": (8,), "gulbara": (8, 4, 4, 4)},
+        calibrate_positions=20, calibrate_trials=2, level=level_rounds((400, 400, 300), 2, 60, 1), other_hidden=8, nardy_games=40, gulbara_games=(2, 8, 8, 8), features_games={"nardy": (8,), "gulbara": (8, 4, 4, 4)},
         features_rank={"nardy": (20, 3), "gulbara": (10, 3)},
         dutch_games=4, acey_deucey_games=1,
         prune={"backgammon": (2, 4, 1), "nardy": (2, 4, 1), "gulbara": (2, 4, 1)},
@@ -96,7 +125,7 @@ SCALES = {
     "small": Scale(
         bg_hidden=32, bg_td_games=(10_000, 10_000, 5_000), td_chunk=1_000, race_selfplay=10_000, race_trials=8,
         race_epochs=10, rank_sets=((300, 8), (200, 16), (300, 8)), rank_boundary=(5_000, 16), rank_hidden=64,
-        rank_epochs=5, calibrate_positions=300, calibrate_trials=8, level=(3_000, 8, 1_000, 3), other_hidden=32, nardy_games=5_000,
+        rank_epochs=5, calibrate_positions=300, calibrate_trials=8, level=level_rounds((3_000, 3_000, 2_000), 8, 1_000, 3), other_hidden=32, nardy_games=5_000,
         gulbara_games=(1_500, 1_500, 1_500, 1_500), features_games={"nardy": (3_000,), "gulbara": (2_000, 1_000, 1_000, 1_000)},
         features_rank={"nardy": (1_000, 4), "gulbara": (200, 4)}, dutch_games=2_000, acey_deucey_games=500,
         prune={"backgammon": (50, 16, 3), "nardy": (30, 8, 3), "gulbara": (30, 8, 3)},
@@ -106,7 +135,7 @@ SCALES = {
         bg_hidden=128, bg_td_games=(1_000_000, 1_500_000, 550_000), td_chunk=10_000, race_selfplay=1_000_000,
         race_trials=72, race_epochs=60, rank_sets=((200_000, 8), (150_000, 16), (200_000, 8)),
         rank_boundary=(2_000_000, 16), rank_hidden=256, rank_epochs=40, calibrate_positions=6_000,
-        calibrate_trials=36, level=(60_000, 144, 40_000, 5), other_hidden=64, nardy_games=150_000, gulbara_games=(150_000, 100_000, 100_000, 150_000),
+        calibrate_trials=36, level=level_rounds((60_000, 100_000, 24_000), 144, 40_000, 5), other_hidden=64, nardy_games=150_000, gulbara_games=(150_000, 100_000, 100_000, 150_000),
         features_games={"nardy": (600_000,), "gulbara": (400_000, 300_000, 200_000, 300_000)},
         features_rank={"nardy": (30_000, 4), "gulbara": (6_000, 4)},
         dutch_games=20_000, acey_deucey_games=8_000,
@@ -154,8 +183,6 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
     work = out / "work"
     td1, td2, bg_td = work / "backgammon-td1.tnn", work / "backgammon-td2.tnn", work / "backgammon-td.tnn"
     bg_race, ranked = out / "backgammon-race.tnn", work / "backgammon-ranked.tnn"
-    levelled = work / "backgammon-level.tnn"
-    level_positions, level_trials, level_anchor, level_epochs = s.level
     g1, g2, g3 = s.bg_td_games
     chunk = s.td_chunk
     threads_arg = ["--threads", str(threads)]
@@ -177,13 +204,13 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
             "--network", str(bg_td), *sets, boundary, "--race", str(bg_race), "--hidden", str(s.rank_hidden),
             "--epochs", str(s.rank_epochs), "--rate", "0.003", "--rate-end", "0.0003", "--rank", "4", "--seed", "1",
             "--label-ply", str(label_ply), "--data", str(work), "--out", str(ranked), *threads_arg])),
-        Step("backgammon level round", levelled, lambda: level.main([
-            "--network", str(ranked), "--positions", str(level_positions), "--trials", str(level_trials), "--seed", "11",
-            "--anchor", str(level_anchor), "--anchor-seed", "12", "--epochs", str(level_epochs),
-            "--data", str(work), "--out", str(levelled), *threads_arg])),
-        Step("backgammon calibration", out / "backgammon.tnn", lambda: calibrate.main([
-            "--network", str(levelled), "--positions", str(s.calibrate_positions), "--trials", str(s.calibrate_trials),
-            "--seed", "123", "--data", str(work), "--out", str(out / "backgammon.tnn"), *threads_arg])),
+    ]
+    levelled_from = ranked
+    for k, round_ in enumerate(s.level):
+        plan += level_steps(k + 1, round_, levelled_from, s, work, threads_arg,
+                            out / "backgammon.tnn" if k == len(s.level) - 1 else work / f"backgammon-calibrated{k + 1}.tnn")
+        levelled_from = plan[-1].out
+    plan += [
         Step("nardy TD(0)", work / "nardy-gen1.tnn", lambda: td.main(
             td_args("nardy", s.nardy_games, s.other_hidden, 1, 0.1, 0.02, min(chunk, 5_000), work / "nardy-gen1.tnn"))),
     ]
@@ -219,6 +246,28 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
         plan.append(Step(f"{variant} pruning network", target, _bind_prune([
             "--variant", variant, "--network", str(out / f"{variant}.tnn"), *race_args, "--games", str(games),
             "--hidden", str(hidden), "--epochs", str(epochs), "--out", str(target)])))
+    return plan
+
+
+def level_steps(k: int, r: LevelRound, network: Path, s: Scale, work: Path, threads_arg: list[str],
+                calibrated: Path) -> list[Step]:
+    """The k-th level round from `network` (with gnubg-nn's positions first where it takes them),
+    then the output calibration into `calibrated`."""
+    levelled, plan = work / f"backgammon-level{k}.tnn", []
+    extra: list[str] = []
+    if r.gnubg:
+        positions = work / f"gnubg-contact-n{r.gnubg}-s{r.gnubg_seed}.npy"
+        extra = ["--extra", str(positions)]
+        plan.append(Step(f"gnubg-nn self-play positions for level round {k}", positions, lambda: subprocess.run(
+            [sys.executable, str(ROOT / "scripts" / "gnubg_positions.py"), "--positions", str(r.gnubg),
+             "--seed", str(r.gnubg_seed), "--out", str(positions)]).returncode))
+    plan.append(Step(f"backgammon level round {k}", levelled, lambda: level.main([
+        "--network", str(network), "--positions", str(r.positions), "--trials", str(r.trials), "--seed", str(r.seed),
+        "--others", f"{r.others:g}", *extra, "--anchor", str(r.anchor), "--anchor-seed", str(r.anchor_seed),
+        "--epochs", str(r.epochs), "--data", str(work), "--out", str(levelled), *threads_arg])))
+    plan.append(Step(f"backgammon calibration after level round {k}", calibrated, lambda: calibrate.main([
+        "--network", str(levelled), "--positions", str(s.calibrate_positions), "--trials", str(s.calibrate_trials),
+        "--seed", "123", "--data", str(work), "--out", str(calibrated), *threads_arg])))
     return plan
 
 
