@@ -1,6 +1,6 @@
 """Build benches/positions/cube-backgammon.json: 1,600 cube decisions labelled by GNU Backgammon.
 
-    python3 scripts/gnubg_cube_set.py                # --seed 1 --jobs 2; 3.5 minutes on 2 cores (2.7 min screening, 45 s labelling)
+    python3 scripts/gnubg_cube_set.py                # --seed 1 --jobs 2; 4.5 minutes on 2 cores (3.6 min screening, 1 min labelling)
 
 Then `python3 scripts/cube_errors.py` scores gnubg 0-ply / 1-ply and tavla against the 2-ply labels.
 
