@@ -515,10 +515,15 @@ def test_level_round_fits_rollouts_where_the_opponent_is_on_the_bar(small_net: b
     assert np.load(extra_labels).shape == (contact_extra, 5)
     np.save(tmp_path / "flat.npy", extra_boards.reshape(-1, 50))
     np.save(tmp_path / "negative.npy", -extra_boards)
+    shared = extra_boards.copy()
+    shared[3, 1, int(np.flatnonzero(shared[3, 1, :24])[0])] -= 1  # one of the opponent's checkers moves ...
+    shared[3, 1, 23 - int(np.flatnonzero(shared[3, 0, :24])[0])] += 1  # ... onto a point the mover holds
+    np.save(tmp_path / "shared.npy", shared)
     for bad, message in [(["--trials", "0"], "--trials"), (["--network", str(tmp_path / "none.tnn")], "none.tnn"),
                          (["--extra", str(tmp_path / "none.npy")], "--extra: no file"),
                          (["--extra", str(tmp_path / "flat.npy")], "not flat boards"),
                          (["--extra", str(tmp_path / "negative.npy")], "negative counts"),
+                         (["--extra", str(tmp_path / "shared.npy")], "board 3 of"),
                          (["--extra", str(start)], "--extra: cannot read")]:
         failed = subprocess.run(cmd + bad, capture_output=True, text=True)
         assert failed.returncode != 0 and message in failed.stderr, failed.stderr

@@ -88,6 +88,11 @@ def extra_positions(path: Path) -> np.ndarray:
     sides = boards.sum(axis=2)
     if (boards < 0).any() or (sides < 1).any() or (sides > 15).any():
         raise SystemExit(f"--extra: {path} has boards with negative counts or a side without 1 to 15 checkers")
+    # A side's point i is the other side's point 23 - i: one point holds one side's checkers only.
+    shared = (boards[:, 0, :BAR] > 0) & (boards[:, 1, BAR - 1 :: -1] > 0)
+    if shared.any():
+        row, point = np.argwhere(shared)[0]
+        raise SystemExit(f"--extra: board {row} of {path} has both sides' checkers on the mover's point {point + 1}")
     boards = boards.astype(np.int8)
     return np.ascontiguousarray(boards[~is_race(boards)])
 
