@@ -164,9 +164,10 @@ def main(argv: list[str] | None = None) -> int:
     stem = args.data / f"level-{tag}-n{args.positions}-s{args.seed}-o{args.others:g}"
     boards = level_positions(net, args.positions, args.seed, args.others)
     extra = extra_positions(args.extra) if args.extra else np.zeros((0, 2, 25), dtype=np.int8)
-    if len(boards) + len(extra) < 10:
-        raise SystemExit(f"only {len(boards) + len(extra)} level positions in {args.positions} self-play positions: use more")
     on_bar = opponent_on_bar(boards)
+    # Each kind holds out its first tenth, so the held-out set needs a kind of ten or more.
+    if max(int(on_bar.sum()), int((~on_bar).sum()), len(extra)) < 10:
+        raise SystemExit(f"only {len(boards) + len(extra)} level positions in {args.positions} self-play positions: use more")
     print(f"{len(boards) + len(extra)} level positions ({int(on_bar.sum())} with the opponent on the bar, "
           f"{len(extra)} from {args.extra}), {args.trials} rollouts each", flush=True)
 
@@ -182,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
             args.data / f"level-{tag}-extra-{extra_tag}-s{args.seed}-t{args.trials}-labels.npy", extra, 2_000,
             lambda part, at: rollouts(part, args.seed + EXTRA_SEEDS + at))
         kinds.append(("extra", extra, extra_labels))
-    kinds = [kind for kind in kinds if len(kind[1]) >= 10]  # a kind needs a held-out tenth
+    kinds = [kind for kind in kinds if len(kind[1])]
     held_level, train_level, rows = split_kinds([(b, l) for _, b, l in kinds])
     anchor = anchors(net, params, args.anchor, args.anchor_seed, args.threads)
     data = rank.Decisions(VARIANT, [held_level, anchor, train_level])
@@ -192,11 +193,13 @@ def main(argv: list[str] | None = None) -> int:
           f"{time.perf_counter() - start:.0f} s", flush=True)
     # The held-out level positions are the data's first rows (one candidate a decision).
     held_inputs, held_labels = data.inputs[:held_count], data.labels[:held_count]
-    before = [mean_equity_error(params, held_inputs[r], held_labels[r]) for r in rows]
+    # A kind of fewer than ten positions trains them all and holds none out, so reports nothing.
+    reported = [(name, r) for (name, _, _), r in zip(kinds, rows) if r.stop > r.start]
+    before = [mean_equity_error(params, held_inputs[r], held_labels[r]) for _, r in reported]
     train_args = argparse.Namespace(epochs=args.epochs, rate=args.rate, rate_end=args.rate_end, seed=args.seed,
                                     batch=args.batch, rank=args.rank, mse=1.0)
     params = rank.train(params, data, held, train_args)
-    for (name, _, _), r, b in zip(kinds, rows, before):
+    for (name, r), b in zip(reported, before):
         after = mean_equity_error(params, held_inputs[r], held_labels[r])
         print(f"held-out level positions, {name} ({r.stop - r.start}): mean equity error against the rollouts "
               f"{b:+.4f} before, {after:+.4f} after")
