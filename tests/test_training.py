@@ -530,4 +530,59 @@ def test_level_round_fits_rollouts_where_the_opponent_is_on_the_bar(small_net: b
     nardy = tmp_path / "nardy.tnn"
     nardy.write_bytes(_coach.td_new_network("nardy", 8, 1))
     failed = subprocess.run(cmd + ["--network", str(nardy)], capture_output=True, text=True)
-    assert failed.returncode != 0 and "not a backgammon contact network" in failed.stderr, failed.stderr
+    assert failed.returncode != 0 and "not a backgammon network" in failed.stderr, failed.stderr
+
+
+@pytest.fixture(scope="module")
+def small_gulbara_net() -> bytes:
+    net = _coach.td_new_network("gulbara", 8, 3)
+    return _coach.td_train(net, "gulbara", 10, 5, 0.1)[0]
+
+
+def test_network_judges_leaves_out_races_in_backgammon_and_bear_offs_everywhere() -> None:
+    boards = np.zeros((3, 2, 25), dtype=np.int8)
+    boards[0, 0, 3], boards[0, 1, 5] = 15, 15  # both sides home: the exact tables answer
+    boards[1, 0, 3], boards[1, 1, 12] = 15, 15  # one side still outside its home
+    boards[2, 0, 23], boards[2, 1, 23] = 15, 15  # the starting corners (a backgammon contact position too)
+    assert common.network_judges("nardy", boards).tolist() == [False, True, True]
+    assert common.network_judges("gulbara", boards).tolist() == [False, True, True]
+    # Backgammon's race network judges the second; the third is contact.
+    assert common.network_judges("backgammon", boards).tolist() == [False, False, True]
+
+
+def test_level_round_and_calibration_in_gul_bara(small_gulbara_net: bytes, tmp_path: Path) -> None:
+    from tavla_train import level
+
+    start = tmp_path / "start.tnn"
+    start.write_bytes(small_gulbara_net)
+    out = tmp_path / "level.tnn"
+    cmd = _script_command("level", start, tmp_path, out, "--variant", "gulbara", "--positions", "400",
+                          "--trials", "2", "--seed", "3", "--anchor", "100", "--anchor-seed", "4", "--epochs", "3",
+                          "--rate", "0.01", "--rate-end", "0.003", "--threads", "1")
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    # The level set: the self-play positions the network judges (no exact bear-off among them).
+    boards = level.level_positions(small_gulbara_net, 400, 3, 0.0, "gulbara")
+    assert 100 < len(boards) <= 400 and common.network_judges("gulbara", boards).all()
+    [cached] = list((tmp_path / "data").glob("level-gulbara-*-n400-s3-o0-t2-labels.npy"))
+    assert np.load(cached).shape == (len(boards), 5)
+    assert f"held-out level positions, self-play ({len(boards) // 10})" in run.stdout
+    squared = [float(line.split("squared error ")[1].split(",")[0])
+               for line in run.stdout.splitlines() if ": level held out" in line]
+    assert len(squared) == 4 and squared[-1] < squared[0], run.stdout
+    assert out.read_bytes() != small_gulbara_net
+    for bad, message in [(["--others", "1"], "backgammon's"), (["--variant", "backgammon"], "not a backgammon network")]:
+        failed = subprocess.run(cmd + bad, capture_output=True, text=True)
+        assert failed.returncode != 0 and message in failed.stderr, failed.stderr
+    # The calibration moves the output biases to gul bara rollouts' means.
+    calibrated = tmp_path / "calibrated.tnn"
+    calibrate = _script_command("calibrate", out, tmp_path, calibrated, "--variant", "gulbara",
+                                "--positions", "150", "--trials", "2", "--seed", "5", "--threads", "1")
+    run = subprocess.run(calibrate, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0 and "150 positions, 2 rollouts each" in run.stdout, run.stderr
+    [labels] = list((tmp_path / "data").glob("calibration-gulbara-*-n150-t2-s5-labels.npy"))
+    levelled = out.read_bytes()
+    assert calibrated.read_bytes()[:-20] == levelled[:-20] and calibrated.read_bytes()[-20:] != levelled[-20:]
+    positions = calibrate_stage.contact_positions(levelled, 150, 5, "gulbara")
+    _, after = tnn.forward(tnn.read_network(calibrated.read_bytes()), common.network_inputs("gulbara", positions))
+    np.testing.assert_allclose(after.mean(axis=0), np.load(labels).mean(axis=0), atol=1e-4)

@@ -1,19 +1,22 @@
-"""Calibrate the output levels of a backgammon contact network to its own rollouts.
+"""Calibrate the output levels of a network (backgammon's contact network, or a nardy game's) to its own rollouts.
 
     python -m tavla_train calibrate --network data/backgammon-ranked.tnn \\
         --positions 6000 --trials 36 --seed 123 --out weights/backgammon.tnn
+    python -m tavla_train calibrate --variant gulbara --network data/gulbara-level.tnn ...
 
 A ranking round teaches the network the order of the plays of a roll; their
 common level is held only loosely, and it drifts (the 256-unit round left the
 network saying 14.7% gammons won where its own rollouts give 16.8%). Equities
 that are too low mislead hints and cube decisions even where the chosen play
-is right. This script takes POSITIONS contact positions from the network's
+is right. This script takes POSITIONS contact positions (in the nardy games,
+which judge races with the same network, any but the exact bear-offs) from the network's
 self-play (one play in ten random, from SEED), rolls each out TRIALS times
 with the network at 0-ply (every trial stopped at the exact bear-off tables;
 cached in --data), and then moves each of the five output biases so that the
 network's mean output over those positions equals the rollouts' mean. A bias
 shift keeps each output's order over positions, so the plays the network
-prefers barely move; the race network is not touched.
+prefers barely move; backgammon's race network is not touched. Gul bara's
+self-play and rollouts play whole cascades.
 """
 
 from __future__ import annotations
@@ -26,21 +29,23 @@ from pathlib import Path
 import numpy as np
 
 from tavla_train import _coach
-from tavla_train.common import is_race, labels_in_chunks, network_inputs, selfplay_boards, write_network
+from tavla_train.common import labels_in_chunks, network_inputs, network_judges, selfplay_boards, variant_inputs, write_network
 from tavla_train.tnn import forward, network_bytes, read_network
 
 from tavla_train.paths import ROOT
-VARIANT = "backgammon"
+
+VARIANTS = ["backgammon", "nardy", "gulbara"]
 NAMES = ["win", "win gammon", "win backgammon", "lose gammon", "lose backgammon"]
 
 
-def contact_positions(net: bytes, count: int, seed: int) -> np.ndarray:
-    """`count` contact positions from the network's self-play, in game order."""
+def contact_positions(net: bytes, count: int, seed: int, variant: str = "backgammon") -> np.ndarray:
+    """`count` positions from the network's self-play that the network judges in play (in
+    backgammon the contact positions; in the nardy games all but the two-sided bear-offs), in game order."""
     drawn = np.zeros((0, 2, 25), dtype=np.int8)
-    asked = 2 * count
+    asked = 2 * count if variant == "backgammon" else count
     while len(drawn) < count:
-        boards = selfplay_boards(net, VARIANT, asked, seed)
-        drawn = boards[~is_race(boards)]
+        boards = selfplay_boards(net, variant, asked, seed)
+        drawn = boards[network_judges(variant, boards)]
         asked *= 2
     return np.ascontiguousarray(drawn[:count])
 
@@ -64,6 +69,7 @@ def bias_shifts(logits: np.ndarray, targets: np.ndarray) -> np.ndarray:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tavla_train calibrate", description=__doc__.splitlines()[0])
+    p.add_argument("--variant", default="backgammon", choices=VARIANTS)
     p.add_argument("--network", type=Path, required=True, help="the contact network to calibrate (a .tnn file)")
     p.add_argument("--positions", type=int, default=6000, help="contact positions rolled out")
     p.add_argument("--trials", type=int, default=36, help="rollouts per position")
@@ -78,19 +84,22 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"no network at {args.network}")
     net = args.network.read_bytes()
     params = read_network(net)
-    if params[0].shape[0] != 245:
-        raise SystemExit(f"{args.network} is not a backgammon network (it has {params[0].shape[0]} inputs, not 245)")
+    expected = variant_inputs(args.variant)
+    if params[0].shape[0] != expected:
+        raise SystemExit(f"{args.network} is not a {args.variant} network (it has {params[0].shape[0]} inputs, not {expected})")
 
-    boards = contact_positions(net, args.positions, args.seed)
+    boards = contact_positions(net, args.positions, args.seed, args.variant)
     tag = hashlib.sha256(net).hexdigest()[:12]
     args.data.mkdir(parents=True, exist_ok=True)
-    path = args.data / f"calibration-{tag}-n{args.positions}-t{args.trials}-s{args.seed}-labels.npy"
+    # Backgammon's cached rollouts keep the names they had before --variant.
+    variant = "" if args.variant == "backgammon" else f"{args.variant}-"
+    path = args.data / f"calibration-{variant}{tag}-n{args.positions}-t{args.trials}-s{args.seed}-labels.npy"
     # One chunk, so that the rollouts' seed is --seed itself.
     labels = labels_in_chunks(
         path, boards, len(boards),
-        lambda part, _at: _coach.nn_rollout_labels(net, VARIANT, part.tobytes(), args.trials, args.seed, args.threads),
+        lambda part, _at: _coach.nn_rollout_labels(net, args.variant, part.tobytes(), args.trials, args.seed, args.threads),
     )
-    x = network_inputs(VARIANT, boards)
+    x = network_inputs(args.variant, boards)
     hidden, before = forward(params, x)
     logits = hidden @ params[2].T + params[3]
     shifts = bias_shifts(logits.astype(np.float64), labels.mean(axis=0).astype(np.float64))
@@ -100,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:>16}: network {before[:, k].mean():.4f} -> {after[:, k].mean():.4f}, "
               f"rollouts {labels[:, k].mean():.4f} (bias {shifts[k]:+.3f})")
     write_network(args.out, network_bytes(params))
-    print(f"wrote {args.out}: {len(boards)} contact positions, {args.trials} rollouts each")
+    kind = "contact positions" if args.variant == "backgammon" else "positions"
+    print(f"wrote {args.out}: {len(boards)} {kind}, {args.trials} rollouts each")
     return 0
 
 

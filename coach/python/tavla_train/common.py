@@ -48,6 +48,15 @@ def race_mask(variant: str, boards: np.ndarray) -> np.ndarray:
     return is_race(boards) if variant == "backgammon" else np.zeros(len(boards), dtype=bool)
 
 
+def network_judges(variant: str, boards: np.ndarray) -> np.ndarray:
+    """Which flat boards the variant's (contact) network judges in play: not the races backgammon's
+    race network judges (`race_mask`), nor the bear-offs where both sides are home, which the exact
+    tables answer in every variant that has them (src/bearoff.rs)."""
+    home = np.arange(25) < 6
+    both_home = (boards[:, :, ~home] == 0).all(axis=(1, 2)) & (boards.sum(axis=2) > 0).all(axis=1)
+    return ~race_mask(variant, boards) & ~both_home
+
+
 def write_network(path: Path, data: bytes) -> None:
     """Writes a stage's network whole (write_atomic), making its folder first (the ignored data/ may not exist yet)."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,8 +1,10 @@
-"""Level rounds: teach a backgammon contact network the values of the positions ranking rounds never show.
+"""Level rounds: teach a network the values of the positions ranking rounds never show.
 
     python -m tavla_train level --network data/backgammon-calibrated.tnn \\
         --positions 60000 --trials 144 --seed 11 --anchor 40000 --anchor-seed 12 \\
         --epochs 5 --out weights/backgammon.tnn
+    python -m tavla_train level --variant gulbara --network weights/gulbara.tnn \\
+        --positions 8000 --trials 72 --seed 61 --anchor 6000 --anchor-seed 62 --out data/gulbara-level.tnn
 
 A ranking round trains on the positions after the plays of a roll: the
 opponent then on roll, and the player who just moved with no checker on the
@@ -15,11 +17,19 @@ hardly meets them (its candidates are the positions after its own plays), but
 every search does: each dance among a 1-ply search's replies is such a
 position, and so is the root of a cube decision after the opponent danced.
 
+In the nardy games (--variant nardy or gulbara) the round holds a ranking
+round's level the same way: a ranking round's centred loss moves the order of
+a roll's plays and holds their common level only loosely, and gul bara's
+ranking sets draw their rolls from the non-doubles, so the positions after a
+cascade are never in them either. Their level set is every position of the
+network's self-play that it judges (all but the exact bear-offs; gul bara's
+self-play and rollouts play whole cascades), one kind.
+
 This stage:
 
 1. plays POSITIONS positions of self-play of --network (one play in ten
    random, from --seed) and keeps the contact positions whose opponent is on
-   the bar; --others F adds F times as many of its other contact positions,
+   the bar (the nardy games: the positions the network judges); --others F adds F times as many of its other contact positions,
    and --extra FILE the contact positions of a file of flat boards (e.g.
    GNU Backgammon's self-play, scripts/gnubg_positions.py: positions of a
    stronger player's games, which tavla's own self-play reaches rarely);
@@ -51,11 +61,12 @@ import numpy as np
 
 from tavla_train import _coach, rank
 from tavla_train.calibrate import contact_positions
-from tavla_train.common import equities, is_race, labels_in_chunks, network_inputs, selfplay_boards, variant_inputs, write_network
+from tavla_train.common import (equities, is_race, labels_in_chunks, network_inputs, network_judges, selfplay_boards,
+                                variant_inputs, write_network)
 from tavla_train.paths import DATA
 from tavla_train.tnn import forward, network_bytes, read_network
 
-VARIANT = "backgammon"
+VARIANTS = ["backgammon", "nardy", "gulbara"]
 BAR = 24  # a flat board's bar column (points are 0 to 23)
 EXTRA_SEEDS = 1_000_000  # the --extra positions' rollouts draw their dice from --seed + this on
 
@@ -65,9 +76,13 @@ def opponent_on_bar(boards: np.ndarray) -> np.ndarray:
     return boards[:, 1, BAR] > 0
 
 
-def level_positions(net: bytes, positions: int, seed: int, others: float) -> np.ndarray:
+def level_positions(net: bytes, positions: int, seed: int, others: float, variant: str = "backgammon") -> np.ndarray:
     """The contact positions of `positions` self-play positions whose opponent
-    is on the bar, then `others` times as many of the rest (drawn with `seed`)."""
+    is on the bar, then `others` times as many of the rest (drawn with `seed`).
+    In the nardy games: those of `positions` self-play positions that the network judges."""
+    if variant != "backgammon":
+        boards = selfplay_boards(net, variant, positions, seed)
+        return np.ascontiguousarray(boards[network_judges(variant, boards)])
     contact = contact_positions(net, positions, seed)
     on_bar = opponent_on_bar(contact)
     rest = contact[~on_bar]
@@ -115,11 +130,12 @@ def split_kinds(kinds: list[tuple[np.ndarray, np.ndarray]]) -> tuple[rank.Decisi
     return decisions(held), decisions(train), rows
 
 
-def anchors(net: bytes, params: list[np.ndarray], positions: int, seed: int, threads: int) -> rank.DecisionSet:
+def anchors(net: bytes, params: list[np.ndarray], positions: int, seed: int, threads: int,
+            variant: str = "backgammon") -> rank.DecisionSet:
     """Ranking decisions of the network's self-play labelled by its own outputs."""
-    boards = selfplay_boards(net, VARIANT, positions, seed)
-    candidates, sizes = rank.decisions(net, VARIANT, boards, 8, seed + 1, threads)
-    return rank.DecisionSet(candidates, sizes, forward(params, network_inputs(VARIANT, candidates))[1].astype(np.float32))
+    boards = selfplay_boards(net, variant, positions, seed)
+    candidates, sizes = rank.decisions(net, variant, boards, 8, seed + 1, threads)
+    return rank.DecisionSet(candidates, sizes, forward(params, network_inputs(variant, candidates))[1].astype(np.float32))
 
 
 def mean_equity_error(params: list[np.ndarray], inputs: np.ndarray, labels: np.ndarray) -> float:
@@ -128,6 +144,7 @@ def mean_equity_error(params: list[np.ndarray], inputs: np.ndarray, labels: np.n
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tavla_train level", description=__doc__.splitlines()[0])
+    p.add_argument("--variant", default="backgammon", choices=VARIANTS)
     p.add_argument("--network", type=Path, required=True, help="the contact network to start from and to roll out with")
     p.add_argument("--positions", type=int, default=60_000, help="self-play contact positions to draw the level set from")
     p.add_argument("--others", type=float, default=0.0,
@@ -152,31 +169,40 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("--rate and --rate-end must be positive")
     if not args.network.exists():
         raise SystemExit(f"--network: no network at {args.network}")
+    if args.variant != "backgammon" and (args.others or args.extra):
+        raise SystemExit(f"--others and --extra are backgammon's: {args.variant}'s level set is all its self-play positions")
     if args.extra and not args.extra.exists():
         raise SystemExit(f"--extra: no file at {args.extra}")
     net = args.network.read_bytes()
     params = read_network(net)
-    if params[0].shape[0] != variant_inputs(VARIANT):
-        raise SystemExit(f"{args.network} has {params[0].shape[0]} inputs, not a backgammon contact network's")
+    if params[0].shape[0] != variant_inputs(args.variant):
+        raise SystemExit(f"{args.network} has {params[0].shape[0]} inputs, not a {args.variant} network's")
     args.data.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     tag = hashlib.sha256(net).hexdigest()[:12]
-    stem = args.data / f"level-{tag}-n{args.positions}-s{args.seed}-o{args.others:g}"
-    boards = level_positions(net, args.positions, args.seed, args.others)
+    # Backgammon's cached labels keep the names they had before --variant.
+    variant = "" if args.variant == "backgammon" else f"{args.variant}-"
+    stem = args.data / f"level-{variant}{tag}-n{args.positions}-s{args.seed}-o{args.others:g}"
+    boards = level_positions(net, args.positions, args.seed, args.others, args.variant)
     extra = extra_positions(args.extra) if args.extra else np.zeros((0, 2, 25), dtype=np.int8)
-    on_bar = opponent_on_bar(boards)
+    # The nardy games have no bar: their level set is one kind.
+    on_bar = opponent_on_bar(boards) if args.variant == "backgammon" else np.ones(len(boards), dtype=bool)
     # Each kind holds out its first tenth, so the held-out set needs a kind of ten or more.
     if max(int(on_bar.sum()), int((~on_bar).sum()), len(extra)) < 10:
         raise SystemExit(f"only {len(boards) + len(extra)} level positions in {args.positions} self-play positions: use more")
-    print(f"{len(boards) + len(extra)} level positions ({int(on_bar.sum())} with the opponent on the bar, "
-          f"{len(extra)} from {args.extra}), {args.trials} rollouts each", flush=True)
+    if args.variant == "backgammon":
+        print(f"{len(boards) + len(extra)} level positions ({int(on_bar.sum())} with the opponent on the bar, "
+              f"{len(extra)} from {args.extra}), {args.trials} rollouts each", flush=True)
+    else:
+        print(f"{len(boards)} level positions of {args.variant} self-play, {args.trials} rollouts each", flush=True)
 
     def rollouts(part: np.ndarray, seed: int) -> bytes:
-        return _coach.nn_rollout_labels(net, VARIANT, part.tobytes(), args.trials, seed, args.threads)
+        return _coach.nn_rollout_labels(net, args.variant, part.tobytes(), args.trials, seed, args.threads)
 
     labels = labels_in_chunks(Path(f"{stem}-t{args.trials}-labels.npy"), boards, 2_000,
                               lambda part, at: rollouts(part, args.seed + at))
-    kinds = [("after a dance", boards[on_bar], labels[on_bar]), ("others", boards[~on_bar], labels[~on_bar])]
+    first_kind = "after a dance" if args.variant == "backgammon" else "self-play"
+    kinds = [(first_kind, boards[on_bar], labels[on_bar]), ("others", boards[~on_bar], labels[~on_bar])]
     if len(extra):
         extra_tag = hashlib.sha256(extra.tobytes()).hexdigest()[:12]
         extra_labels = labels_in_chunks(
@@ -185,8 +211,8 @@ def main(argv: list[str] | None = None) -> int:
         kinds.append(("extra", extra, extra_labels))
     kinds = [kind for kind in kinds if len(kind[1])]
     held_level, train_level, rows = split_kinds([(b, l) for _, b, l in kinds])
-    anchor = anchors(net, params, args.anchor, args.anchor_seed, args.threads)
-    data = rank.Decisions(VARIANT, [held_level, anchor, train_level])
+    anchor = anchors(net, params, args.anchor, args.anchor_seed, args.threads, args.variant)
+    data = rank.Decisions(args.variant, [held_level, anchor, train_level])
     held_count = len(held_level.sizes)
     held = {"level": np.arange(held_count), "anchor": held_count + np.arange(len(anchor.sizes) // 10)}
     print(f"{len(anchor.sizes)} anchor decisions ({len(anchor.labels)} candidates); "
