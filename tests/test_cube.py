@@ -199,7 +199,9 @@ def test_bad_calls(engine0):
 @pytest.mark.parametrize("variant", ["nardy", "gulbara"])
 def test_nardy_games_have_cube_decisions(variant):
     engine = tavla.Engine(variant, ply=0)
-    d = engine.cube_decision(tavla.Position.start(variant), tavla.CubeState(match_length=5, score=(0, 2)))
+    # The first roller of a nardy game is well ahead (gul bara: +0.23 by the engine's own rollouts),
+    # so trailing 0-2 a double can be right; at 0-0 no double is (gul bara: 0.33 against 0.22).
+    d = engine.cube_decision(tavla.Position.start(variant), tavla.CubeState(match_length=5, score=(0, 0)))
     assert not d.should_double and 0 < d.mwc[0] < 1
 
 

@@ -88,6 +88,10 @@ def test_rebuild_makes_every_shipped_network_from_nothing_with_fixed_seeds(tmp_p
     for k in (1, 2, 3):
         assert f"] backgammon level round {k}:" in run.stdout and f"] backgammon calibration after level round {k}:" in run.stdout
     assert "] gnubg-nn self-play positions for level round 3:" in run.stdout
+    # The nardy games' ranking rounds are followed by a level round each.
+    for variant in ("nardy", "gulbara"):
+        assert f"] {variant} ranking round, second generation:" in run.stdout and f"] {variant} level round:" in run.stdout
+    assert len(list((out / "work").glob("level-gulbara-*-labels.npy"))) == 1
     assert len(list((out / "work").glob("level-*-extra-*-labels.npy"))) == 1
     # The rebuilt contact and race networks play as one engine.
     bg, race = out / "backgammon.tnn", out / "backgammon-race.tnn"

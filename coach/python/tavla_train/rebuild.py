@@ -21,8 +21,10 @@ interrupted run resumes. The stages, in order:
 2. nardy and gul bara: TD self-play (gul bara in four stages at falling
    rates), then the second generation's TD self-play from the first (the
    stages that trained the shipped second generation, whose first had no
-   hand-made inputs; gul bara's last two TD(0.7)), and a ranking round on
-   decisions labelled by its 2-ply search: nardy.tnn, gulbara.tnn;
+   hand-made inputs; gul bara's last two TD(0.7)), a ranking round on
+   decisions labelled by its 2-ply search, then a level round (rollout values
+   of its self-play positions, gul bara's with whole cascades): nardy.tnn,
+   gulbara.tnn;
 3. Dutch backgammon and acey-deucey: the rebuilt backgammon.tnn with the
    reserve inputs added at zero weight, then TD(0) self-play of each game:
    dutch.tnn, acey_deucey.tnn;
@@ -107,6 +109,7 @@ class Scale:
     gulbara_games: tuple[int, int, int, int]
     features_games: dict[str, tuple[int, ...]]  # the games of each second-generation stage (FEATURES_TD)
     features_rank: dict[str, tuple[int, int]]  # the second generation's ranking set: (positions, K)
+    features_level: dict[str, tuple[int, int, int]]  # its level round: (self-play positions, trials, anchor positions)
     dutch_games: int  # the reserve games' TD, from the rebuilt backgammon.tnn
     acey_deucey_games: int
     prune: dict[str, tuple[int, int, int]]  # variant -> (games, hidden, epochs)
@@ -118,7 +121,7 @@ SCALES = {
         bg_hidden=8, bg_td_games=(2, 20, 20), td_chunk=2, race_selfplay=1_000, race_trials=2, race_epochs=2,
         rank_sets=((12, 3), (10, 3), (10, 3)), rank_boundary=(800, 3), rank_hidden=12, rank_epochs=1,
         calibrate_positions=20, calibrate_trials=2, level=level_rounds((400, 400, 300), 2, 60, 1), other_hidden=8, nardy_games=40, gulbara_games=(2, 8, 8, 8), features_games={"nardy": (8,), "gulbara": (8, 4, 4, 4)},
-        features_rank={"nardy": (20, 3), "gulbara": (10, 3)},
+        features_rank={"nardy": (20, 3), "gulbara": (10, 3)}, features_level={"nardy": (80, 2, 30), "gulbara": (60, 2, 30)},
         dutch_games=4, acey_deucey_games=1,
         prune={"backgammon": (2, 4, 1), "nardy": (2, 4, 1), "gulbara": (2, 4, 1)},
     ),
@@ -127,7 +130,8 @@ SCALES = {
         race_epochs=10, rank_sets=((300, 8), (200, 16), (300, 8)), rank_boundary=(5_000, 16), rank_hidden=64,
         rank_epochs=5, calibrate_positions=300, calibrate_trials=8, level=level_rounds((3_000, 3_000, 2_000), 8, 1_000, 3), other_hidden=32, nardy_games=5_000,
         gulbara_games=(1_500, 1_500, 1_500, 1_500), features_games={"nardy": (3_000,), "gulbara": (2_000, 1_000, 1_000, 1_000)},
-        features_rank={"nardy": (1_000, 4), "gulbara": (200, 4)}, dutch_games=2_000, acey_deucey_games=500,
+        features_rank={"nardy": (1_000, 4), "gulbara": (200, 4)},
+        features_level={"nardy": (2_000, 8, 500), "gulbara": (1_000, 8, 300)}, dutch_games=2_000, acey_deucey_games=500,
         prune={"backgammon": (50, 16, 3), "nardy": (30, 8, 3), "gulbara": (30, 8, 3)},
     ),
     # The shipped recipe (benches/README.md, "Neural networks").
@@ -138,6 +142,7 @@ SCALES = {
         calibrate_trials=36, level=level_rounds((60_000, 100_000, 24_000), 144, 40_000, 5), other_hidden=64, nardy_games=150_000, gulbara_games=(150_000, 100_000, 100_000, 150_000),
         features_games={"nardy": (600_000,), "gulbara": (400_000, 300_000, 200_000, 300_000)},
         features_rank={"nardy": (30_000, 4), "gulbara": (6_000, 4)},
+        features_level={"nardy": (24_000, 72, 8_000), "gulbara": (24_000, 72, 8_000)},
         dutch_games=20_000, acey_deucey_games=8_000,
         prune={"backgammon": (2_000, 64, 8), "nardy": (1_000, 16, 8), "gulbara": (1_000, 16, 8)},
     ),
@@ -156,6 +161,8 @@ FEATURES_TD = {
 }
 # Their ranking rounds: (self-play seed, roll seed) of the set.
 FEATURES_RANK_SEEDS = {"nardy": (601, 602), "gulbara": (501, 502)}
+# Their level rounds: (self-play seed, anchor seed).
+FEATURES_LEVEL_SEEDS = {"nardy": (71, 72), "gulbara": (61, 62)}
 # The reserve games' TD runs from the backgammon network: (seed, chunk of games, rate, rate at the end).
 RESERVE_TD = {"dutch": (1, 2_000, 0.02, 0.005), "acey_deucey": (1, 1_000, 0.05, 0.005)}
 SHIPPED = ["backgammon.tnn", "backgammon-race.tnn", "nardy.tnn", "gulbara.tnn", "dutch.tnn", "acey_deucey.tnn",
@@ -230,10 +237,18 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
                         trace_decay=trace_decay))))
             previous = target
         (positions, k), (selfplay_seed, roll_seed) = s.features_rank[variant], FEATURES_RANK_SEEDS[variant]
-        plan.append(Step(f"{variant} ranking round, second generation", out / f"{variant}.tnn", _bind_rank([
+        # Not `ranked`: backgammon's steps above read that name when they run.
+        variant_ranked = work / f"{variant}-ranked.tnn"
+        plan.append(Step(f"{variant} ranking round, second generation", variant_ranked, _bind_rank([
             "--variant", variant, "--network", str(previous), f"--set={previous}:{positions}:{k}:{selfplay_seed}:{roll_seed}",
             "--epochs", "20", "--rate", "0.003", "--rate-end", "0.0003", "--rank", "4", "--seed", "1",
-            "--label-ply", str(label_ply), "--data", str(work), "--out", str(out / f"{variant}.tnn"), *threads_arg])))
+            "--label-ply", str(label_ply), "--data", str(work), "--out", str(variant_ranked), *threads_arg])))
+        (positions, trials, anchor), (level_seed, anchor_seed) = s.features_level[variant], FEATURES_LEVEL_SEEDS[variant]
+        plan.append(Step(f"{variant} level round", out / f"{variant}.tnn", _bind_level([
+            "--variant", variant, "--network", str(variant_ranked), "--positions", str(positions), "--trials", str(trials),
+            "--seed", str(level_seed), "--anchor", str(anchor), "--anchor-seed", str(anchor_seed), "--epochs", "20",
+            "--rate", "0.001", "--rate-end", "0.0001", "--data", str(work), "--out", str(out / f"{variant}.tnn"),
+            *threads_arg])))
     for variant, games in (("dutch", s.dutch_games), ("acey_deucey", s.acey_deucey_games)):
         seed, reserve_chunk, rate, rate_end = RESERVE_TD[variant]
         target = out / f"{variant}.tnn"
@@ -277,6 +292,10 @@ def _bind_td(argv: list[str]) -> Callable[[], int]:
 
 def _bind_rank(argv: list[str]) -> Callable[[], int]:
     return lambda: rank.main(argv)
+
+
+def _bind_level(argv: list[str]) -> Callable[[], int]:
+    return lambda: level.main(argv)
 
 
 def _bind_prune(argv: list[str]) -> Callable[[], int]:
