@@ -13,7 +13,7 @@ STAGES = {
     "race": ("race", "the backgammon race network, supervised on rollouts of race positions"),
     "rank": ("rank", "ranking rounds: the 0-ply network learns to order a roll's plays as a deeper search does"),
     "calibrate": ("calibrate", "move a network's output biases to the means of rollouts"),
-    "level": ("level", "rollout values for the positions ranking rounds never show (the opponent on the bar)"),
+    "level": ("level", "rollout values for the positions ranking rounds never show (backgammon: the opponent on the bar; the nardy games: their self-play)"),
     "average": ("average", "average the weights of snapshots of one run"),
     "prune": ("prune", "the search's pruning network, trained on a full network's 0-ply values"),
     "rebuild": ("rebuild", "rebuild every shipped network from nothing with fixed seeds (--scale small or full)"),
