@@ -42,7 +42,7 @@ def contact_positions(net: bytes, count: int, seed: int, variant: str = "backgam
     """`count` positions from the network's self-play that the network judges in play (in
     backgammon the contact positions; in the nardy games all but the two-sided bear-offs), in game order."""
     drawn = np.zeros((0, 2, 25), dtype=np.int8)
-    asked = 2 * count if variant == "backgammon" else count
+    asked = 2 * count
     while len(drawn) < count:
         boards = selfplay_boards(net, variant, asked, seed)
         drawn = boards[network_judges(variant, boards)]

@@ -76,6 +76,15 @@ def opponent_on_bar(boards: np.ndarray) -> np.ndarray:
     return boards[:, 1, BAR] > 0
 
 
+def position_kinds(variant: str, boards: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    """The kinds of the level set's self-play positions, each a name and which boards: in backgammon
+    those after a dance and the others; the nardy games have no bar, so theirs are one kind."""
+    if variant != "backgammon":
+        return [("self-play", np.ones(len(boards), dtype=bool))]
+    on_bar = opponent_on_bar(boards)
+    return [("after a dance", on_bar), ("others", ~on_bar)]
+
+
 def level_positions(net: bytes, positions: int, seed: int, others: float, variant: str = "backgammon") -> np.ndarray:
     """The contact positions of `positions` self-play positions whose opponent
     is on the bar, then `others` times as many of the rest (drawn with `seed`).
@@ -185,13 +194,12 @@ def main(argv: list[str] | None = None) -> int:
     stem = args.data / f"level-{variant}{tag}-n{args.positions}-s{args.seed}-o{args.others:g}"
     boards = level_positions(net, args.positions, args.seed, args.others, args.variant)
     extra = extra_positions(args.extra) if args.extra else np.zeros((0, 2, 25), dtype=np.int8)
-    # The nardy games have no bar: their level set is one kind.
-    on_bar = opponent_on_bar(boards) if args.variant == "backgammon" else np.ones(len(boards), dtype=bool)
+    groups = position_kinds(args.variant, boards)
     # Each kind holds out its first tenth, so the held-out set needs a kind of ten or more.
-    if max(int(on_bar.sum()), int((~on_bar).sum()), len(extra)) < 10:
+    if max([int(which.sum()) for _, which in groups] + [len(extra)]) < 10:
         raise SystemExit(f"only {len(boards) + len(extra)} level positions in {args.positions} self-play positions: use more")
     if args.variant == "backgammon":
-        print(f"{len(boards) + len(extra)} level positions ({int(on_bar.sum())} with the opponent on the bar, "
+        print(f"{len(boards) + len(extra)} level positions ({int(groups[0][1].sum())} with the opponent on the bar, "
               f"{len(extra)} from {args.extra}), {args.trials} rollouts each", flush=True)
     else:
         print(f"{len(boards)} level positions of {args.variant} self-play, {args.trials} rollouts each", flush=True)
@@ -201,8 +209,7 @@ def main(argv: list[str] | None = None) -> int:
 
     labels = labels_in_chunks(Path(f"{stem}-t{args.trials}-labels.npy"), boards, 2_000,
                               lambda part, at: rollouts(part, args.seed + at))
-    first_kind = "after a dance" if args.variant == "backgammon" else "self-play"
-    kinds = [(first_kind, boards[on_bar], labels[on_bar]), ("others", boards[~on_bar], labels[~on_bar])]
+    kinds = [(name, boards[which], labels[which]) for name, which in groups]
     if len(extra):
         extra_tag = hashlib.sha256(extra.tobytes()).hexdigest()[:12]
         extra_labels = labels_in_chunks(
