@@ -88,9 +88,12 @@ def test_rebuild_makes_every_shipped_network_from_nothing_with_fixed_seeds(tmp_p
     for k in (1, 2, 3):
         assert f"] backgammon level round {k}:" in run.stdout and f"] backgammon calibration after level round {k}:" in run.stdout
     assert "] gnubg-nn self-play positions for level round 3:" in run.stdout
-    # The nardy games' ranking rounds are followed by a level round each.
+    # The nardy games' ranking rounds are followed by a level round each, then their race networks.
     for variant in ("nardy", "gulbara"):
-        assert f"] {variant} ranking round, second generation:" in run.stdout and f"] {variant} level round:" in run.stdout
+        for stage in ("ranking round, second generation", "level round", "race network"):
+            assert f"] {variant} {stage}:" in run.stdout, (variant, stage)
+        contact, race = out / f"{variant}.tnn", out / f"{variant}-race.tnn"
+        assert tavla.duel(variant, f"network={contact},{race}:0", "pips:0", games=2, seed=1).games == 2
     assert len(list((out / "work").glob("level-gulbara-*-labels.npy"))) == 1
     assert len(list((out / "work").glob("level-*-extra-*-labels.npy"))) == 1
     # The rebuilt contact and race networks play as one engine.

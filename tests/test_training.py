@@ -248,6 +248,30 @@ def test_race_script_trains_a_race_network_the_engine_plays(small_net: bytes, tm
         tavla.duel("backgammon", f"network={contact},{tmp_path / 'missing.tnn'}:0", "pips:0", games=2)
 
 
+def test_race_script_trains_a_nardy_race_network(small_nardy_net: bytes, tmp_path: Path) -> None:
+    import tavla
+
+    contact = tmp_path / "contact.tnn"
+    contact.write_bytes(small_nardy_net)
+    out = tmp_path / "race.tnn"
+    options = ("--variant", "nardy", "--selfplay", "4000", "--trials", "2", "--epochs", "2", "--seed", "3", "--threads", "1")
+    run = subprocess.run(_script_command("race", contact, tmp_path, out, *options), capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    count = int(run.stdout.split(" races to learn among 4000")[0].split()[-1])
+    [cached] = list((tmp_path / "data").glob("nardy-*-n4000-s3-races.npy"))
+    races = np.load(cached)
+    # Every one a race by the engine's own rule, none a bear-off the tables answer.
+    assert len(races) == count > 10 and (common.judges("nardy", races) == common.RACE).all()
+    assert all(Position.from_arrays("nardy", r[0].tolist(), r[1].tolist()).is_race() for r in races[:20])
+    assert out.read_bytes() != small_nardy_net and len(out.read_bytes()) == len(small_nardy_net)
+    result = tavla.duel("nardy", f"network={contact},{out}:0", f"network={contact}:0", games=10, seed=1)
+    assert result.games == 10
+    # A backgammon network is not a nardy one.
+    wrong = subprocess.run(_script_command("race", ROOT / "weights" / "backgammon.tnn", tmp_path, out, *options),
+                           capture_output=True, text=True, timeout=300)
+    assert wrong.returncode != 0 and "not a nardy network's" in wrong.stderr, wrong.stderr
+
+
 
 
 def test_encoded_inputs_give_the_engines_probabilities_in_numpy() -> None:
@@ -257,7 +281,7 @@ def test_encoded_inputs_give_the_engines_probabilities_in_numpy() -> None:
     boards = np.frombuffer(_coach.nn_selfplay_flat(net, "backgammon", 400, 9), dtype=np.int8).reshape(-1, 2, 25)
     # Contact positions where nobody has borne off: the engine's 0-ply is the bare network there.
     on_board = boards.reshape(-1, 50)
-    keep = ~common.is_race(boards) & (on_board[:, :25].sum(axis=1) == 15) & (on_board[:, 25:].sum(axis=1) == 15)
+    keep = ~common.is_race("backgammon", boards) & (on_board[:, :25].sum(axis=1) == 15) & (on_board[:, 25:].sum(axis=1) == 15)
     boards = np.ascontiguousarray(boards[keep][:50])
     assert len(boards) >= 20
     x = np.frombuffer(_coach.nn_encode("backgammon", boards.tobytes()), "<f4").reshape(len(boards), -1)
@@ -272,8 +296,8 @@ def test_encoded_inputs_give_the_engines_probabilities_in_numpy() -> None:
     engine = np.frombuffer(_coach.nn_label(net, "backgammon", boards.tobytes(), 0, 1), "<f4").reshape(-1, 5)
     np.testing.assert_allclose(mine, engine, atol=2e-5)
     assert tnn.network_bytes(tnn.read_network(net)) == net
-    # The vectorised race test agrees with the engine's.
-    for row, race in zip(boards[:10], common.is_race(boards[:10])):
+    # The training code's race test is the engine's.
+    for row, race in zip(boards[:10], common.is_race("backgammon", boards[:10])):
         assert Position.from_arrays("backgammon", row[0].tolist(), row[1].tolist()).is_race() == race
     with pytest.raises(ValueError, match="multiple of 50"):
         _coach.nn_encode("backgammon", b"\x00" * 49)
@@ -395,7 +419,7 @@ def test_ranking_script_trains_the_nardy_games_networks(variant: str, tmp_path: 
 
 def test_labels_with_a_race_network_judge_races_by_it(small_net: bytes, labelled: tuple[bytes, bytes]) -> None:
     boards, labels = labelled
-    races = common.is_race(np.frombuffer(boards, dtype=np.int8).reshape(-1, 2, 25))
+    races = common.is_race("backgammon", np.frombuffer(boards, dtype=np.int8).reshape(-1, 2, 25))
     other = _coach.td_new_network("backgammon", 8, 11)
     # The same network for races gives the same labels; another one changes the races' 0-ply values only.
     assert _coach.nn_label(small_net, "backgammon", boards, 1, 1, race=small_net) == labels
@@ -427,7 +451,7 @@ def test_ranking_script_trains_boundary_decisions_around_the_race_network(small_
     args = argparse.Namespace(data=tmp_path / "data", threads=1, label_ply=1, variant="backgammon")
     boundary = rank.build_set(f"{start}:3000:6:5:6", args, race.read_bytes())
     assert len(boundary.sizes) >= 5 and (boundary.sizes <= 6).all()
-    races = common.is_race(boundary.boards)
+    races = common.is_race("backgammon", boundary.boards)
     for lo, size in zip(rank.first_rows(boundary.sizes), boundary.sizes):
         assert races[lo : lo + size].any() and not races[lo : lo + size].all()
     one_ply = _coach.nn_label(small_net, "backgammon", boundary.boards[:6].tobytes(), 1, 1, race=race.read_bytes())
@@ -484,7 +508,7 @@ def test_level_round_fits_rollouts_where_the_opponent_is_on_the_bar(small_net: b
     assert run.returncode == 0, run.stderr
     # The level set: contact positions after a dance (the opponent of the player on roll on the bar).
     boards = level.level_positions(small_net, 1500, 3, 0.0)
-    assert len(boards) > 20 and level.opponent_on_bar(boards).all() and not common.is_race(boards).any()
+    assert len(boards) > 20 and level.opponent_on_bar(boards).all() and not common.is_race("backgammon", boards).any()
     [cached] = list((tmp_path / "data").glob("level-*-n1500-s3-o0-t4-labels.npy"))
     assert np.load(cached).shape == (len(boards), 5)
     # The held-out level positions move towards their rollouts.
@@ -508,7 +532,7 @@ def test_level_round_fits_rollouts_where_the_opponent_is_on_the_bar(small_net: b
     with_extra = subprocess.run(cmd + ["--extra", str(extra), "--out", str(tmp_path / "extra.tnn")],
                                 capture_output=True, text=True, timeout=300)
     assert with_extra.returncode == 0, with_extra.stderr
-    contact_extra = int((~common.is_race(extra_boards)).sum())
+    contact_extra = int((~common.is_race("backgammon", extra_boards)).sum())
     assert f"{contact_extra} from {extra}" in with_extra.stdout
     assert f"held-out level positions, extra ({contact_extra // 10})" in with_extra.stdout
     [extra_labels] = list((tmp_path / "data").glob("level-*-extra-*-s3-t4-labels.npy"))
@@ -534,9 +558,34 @@ def test_level_round_fits_rollouts_where_the_opponent_is_on_the_bar(small_net: b
 
 
 @pytest.fixture(scope="module")
+def small_nardy_net() -> bytes:
+    net = _coach.td_new_network("nardy", 8, 3)
+    return _coach.td_train(net, "nardy", 10, 5, 0.1)[0]
+
+
+@pytest.fixture(scope="module")
 def small_gulbara_net() -> bytes:
     net = _coach.td_new_network("gulbara", 8, 3)
     return _coach.td_train(net, "gulbara", 10, 5, 0.1)[0]
+
+
+def test_judges_name_the_engines_judge_of_each_board() -> None:
+    boards = np.zeros((5, 2, 25), dtype=np.int8)
+    boards[0, 0, 23], boards[0, 1, 23] = 15, 15  # the backgammon start: contact
+    boards[1, 0, 3], boards[1, 1, 5] = 15, 15  # both sides home
+    boards[2, 0, 10], boards[2, 1, 3] = 15, 15  # passed each other: a race in backgammon
+    boards[3, 0, 3] = 15  # the opponent has borne off all fifteen
+    boards[4, 0, 10], boards[4, 1, 14] = 15, 15
+    assert common.judges("backgammon", boards).tolist() == [common.CONTACT, common.TABLE, common.RACE, common.FINISHED,
+                                                           common.CONTACT]
+    # Nardy: the mover's 15 on its 11 point; the opponent's on its 4 point (the mover's 16) is a race,
+    # on its 15 point (the mover's 3, in the mover's half) may still block or be blocked.
+    assert common.judges("nardy", boards[[2, 4]]).tolist() == [common.RACE, common.CONTACT]
+    boards[4, 1, 14], boards[4, 1, 11] = 0, 15  # the opponent's 12 point, the mover's 24: its own half again
+    assert common.judges("nardy", boards[[4]]).tolist() == [common.RACE]
+    assert common.is_race("nardy", boards[[0, 1, 2, 3, 4]]).tolist() == [False, True, True, True, True]
+    with pytest.raises(ValueError, match="multiple of 50"):
+        _coach.nn_judges("nardy", b"\x00" * 49)
 
 
 def test_network_judges_leaves_out_races_in_backgammon_and_bear_offs_everywhere() -> None:

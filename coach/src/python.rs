@@ -278,6 +278,32 @@ fn nn_encode<'py>(py: Python<'py>, variant: &str, boards: &[u8], rules: Option<&
     Ok(PyBytes::new(py, &bytes))
 }
 
+/// Which judge the engine's evaluator gives each flat board (n x 50 int8):
+/// one byte a board, 0 for the contact network, 1 for a pure race
+/// ([`Position::is_race`], the race network where the variant has one),
+/// 2 for a bear-off the exact tables answer ([`tavla::bearoff::bearoff_homes`]),
+/// 3 for a finished game. Training code asks here instead of restating the rules.
+#[pyfunction]
+#[pyo3(signature = (variant, boards, **rules))]
+fn nn_judges<'py>(py: Python<'py>, variant: &str, boards: &[u8], rules: Option<&Bound<'_, PyDict>>) -> PyResult<Bound<'py, PyBytes>> {
+    let rules = flat_board_rules(variant, rules)?;
+    let positions = positions_from_flat(rules, boards)?;
+    let kinds: Vec<u8> = py.allow_threads(|| positions.iter().map(judge_of).collect());
+    Ok(PyBytes::new(py, &kinds))
+}
+
+fn judge_of(pos: &Position) -> u8 {
+    if tavla::outcome::game_result(pos).is_some() {
+        3
+    } else if tavla::bearoff::bearoff_homes(pos).is_some() {
+        2
+    } else if pos.is_race() {
+        1
+    } else {
+        0
+    }
+}
+
 /// Trains a pruning network for the search on `games` self-play games of a
 /// full network (and its race network, where given): the new bytes, the
 /// training error of each epoch and the held-out error.
@@ -316,6 +342,7 @@ fn _coach(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nn_error, m)?)?;
     m.add_function(wrap_pyfunction!(nn_rollout_labels, m)?)?;
     m.add_function(wrap_pyfunction!(nn_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(nn_judges, m)?)?;
     m.add_function(wrap_pyfunction!(train_pruner, m)?)?;
     Ok(())
 }

@@ -578,7 +578,7 @@ def selfplay_positions(variant: str, count: int, seed: int = 0, **rules: Any) ->
     """Positions from self-play of the shipped network of a variant."""
 def network_probabilities(position: Position) -> list[float]:
     """The shipped networks' five probabilities for the player on roll (0-ply, without the bear-off
-    tables): the race network's in a backgammon race."""
+    tables): the race network's in a pure race."""
 # ----- the cube (src/python/cube.rs) -----
 
 def _cube_decision_from(

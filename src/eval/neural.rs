@@ -1,6 +1,6 @@
 //! The shipped neural network of a variant as an [`Evaluator`]: in backgammon
-//! a contact network and a race network, the race one judging every position
-//! where contact is broken for good.
+//! and the nardy games a contact network and a race network, the race one
+//! judging every position where contact is broken for good.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -16,7 +16,7 @@ use crate::variant::Variant;
 
 pub struct Network {
     net: Mlp,
-    /// The network for pure races, where the variant has one (backgammon).
+    /// The network for pure races, where the variant has one (backgammon, the nardy games).
     race: Option<Mlp>,
     /// The pruning network ranking contact plays, where the variant has one
     /// (the shipped networks; see [`Evaluator::prune_scores`]).
@@ -282,11 +282,14 @@ mod tests {
         let mut batch = Vec::new();
         net.evaluate_batch(&[start, race], &mut batch);
         assert_eq!(batch, vec![net.evaluate(&start), net.evaluate(&race)]);
-        // The shipped engine has one for backgammon only, on the same inputs.
-        let shipped_race = shipped::race_network(Variant::Backgammon).unwrap();
-        crate::nn::encoding::check_inputs(shipped_race, Variant::Backgammon, "the shipped race network").unwrap();
-        assert!(Network::shipped(Variant::Backgammon).race.is_some());
-        assert!(Network::shipped(Variant::Nardy).race.is_none());
+        // The shipped engine has one for backgammon and the nardy games, each on its variant's
+        // inputs; the reserve games' one network judges their races too.
+        for variant in [Variant::Backgammon, Variant::Nardy, Variant::GulBara] {
+            let shipped_race = shipped::race_network(variant).unwrap();
+            crate::nn::encoding::check_inputs(shipped_race, variant, "the shipped race network").unwrap();
+            assert!(Network::shipped(variant).race.is_some());
+        }
+        assert!(Network::shipped(Variant::Dutch).race.is_none() && Network::shipped(Variant::AceyDeucey).race.is_none());
     }
 
     #[test]

@@ -25,8 +25,8 @@ pub fn outcome_points(o: &[f32; OUTPUTS]) -> f32 {
     Evaluation::new(*o).equity()
 }
 
-/// The networks a 0-ply player judges with: a contact network and, in
-/// backgammon, optionally one for pure races (as the engine's evaluator).
+/// The networks a 0-ply player judges with: a contact network and, where
+/// the variant has one, one for pure races (as the engine's evaluator).
 #[derive(Clone, Copy)]
 pub struct Nets<'a> {
     pub contact: &'a Mlp,

@@ -14,8 +14,10 @@ static GULBARA: &[u8] = include_bytes!("../../weights/gulbara.tnn");
 /// The reserve games' networks (their encoding adds each side's reserve).
 static DUTCH: &[u8] = include_bytes!("../../weights/dutch.tnn");
 static ACEY_DEUCEY: &[u8] = include_bytes!("../../weights/acey_deucey.tnn");
-/// Backgammon's race network, from `python -m tavla_train race`.
+/// The race networks, from `python -m tavla_train race [--variant V]`.
 static BACKGAMMON_RACE: &[u8] = include_bytes!("../../weights/backgammon-race.tnn");
+static NARDY_RACE: &[u8] = include_bytes!("../../weights/nardy-race.tnn");
+static GULBARA_RACE: &[u8] = include_bytes!("../../weights/gulbara-race.tnn");
 /// The pruning networks, from `python -m tavla_train prune`.
 static BACKGAMMON_PRUNE: &[u8] = include_bytes!("../../weights/backgammon-prune.tnn");
 static NARDY_PRUNE: &[u8] = include_bytes!("../../weights/nardy-prune.tnn");
@@ -36,14 +38,14 @@ pub fn network(variant: Variant) -> &'static Mlp {
     }
 }
 
-/// The shipped network for pure races, where a variant has one (backgammon:
-/// the nardy games judge races well enough with their one network).
+/// The shipped network for pure races ([`Position::is_race`]), where a variant
+/// has one: backgammon, long nardy and gul bara (the reserve games' races are
+/// judged by their one network).
+///
+/// [`Position::is_race`]: crate::position::Position::is_race
 pub fn race_network(variant: Variant) -> Option<&'static Mlp> {
-    static RACE: OnceLock<Mlp> = OnceLock::new();
-    match variant {
-        Variant::Backgammon => Some(RACE.get_or_init(|| Mlp::from_bytes(BACKGAMMON_RACE).expect("shipped weights are valid"))),
-        Variant::Nardy | Variant::GulBara | Variant::Dutch | Variant::AceyDeucey => None,
-    }
+    static RACE: OnceLock<[Mlp; 3]> = OnceLock::new();
+    without_reserve(&RACE, [BACKGAMMON_RACE, NARDY_RACE, GULBARA_RACE], variant)
 }
 
 /// The shipped pruning network of a variant: a small network on the raw
@@ -51,9 +53,13 @@ pub fn race_network(variant: Variant) -> Option<&'static Mlp> {
 /// of a roll inside a search.
 pub fn prune_network(variant: Variant) -> Option<&'static Mlp> {
     static PRUNE: OnceLock<[Mlp; 3]> = OnceLock::new();
-    let nets = PRUNE.get_or_init(|| {
-        [BACKGAMMON_PRUNE, NARDY_PRUNE, GULBARA_PRUNE].map(|bytes| Mlp::from_bytes(bytes).expect("shipped weights are valid"))
-    });
+    without_reserve(&PRUNE, [BACKGAMMON_PRUNE, NARDY_PRUNE, GULBARA_PRUNE], variant)
+}
+
+/// The network of `variant` among one each for backgammon, long nardy and gul
+/// bara (parsed into `cell` once); the reserve games have none of the kind.
+fn without_reserve(cell: &'static OnceLock<[Mlp; 3]>, bytes: [&[u8]; 3], variant: Variant) -> Option<&'static Mlp> {
+    let nets = cell.get_or_init(|| bytes.map(|b| Mlp::from_bytes(b).expect("shipped weights are valid")));
     Some(match variant {
         Variant::Backgammon => &nets[0],
         Variant::Nardy => &nets[1],

@@ -56,7 +56,7 @@ fn selfplay_positions(
 }
 
 /// The shipped networks' five probabilities for the player on roll (0-ply,
-/// without the bear-off tables): the race network's in a backgammon race.
+/// without the bear-off tables): the race network's in a pure race.
 #[pyfunction]
 fn network_probabilities(position: &super::PyPosition) -> PyResult<[f32; 5]> {
     let nets = crate::nn::player::Nets::shipped(position.inner.variant());

@@ -22,6 +22,11 @@ def nn_encode(variant: str, boards: bytes, **rules: Any) -> bytes:
     """The network inputs of flat int8 boards (n x 50): float32 bytes, n x the variant's input count."""
     ...
 
+def nn_judges(variant: str, boards: bytes, **rules: Any) -> bytes:
+    """Which judge the engine gives each flat int8 board (n x 50), a byte each: 0 the contact
+    network, 1 a pure race, 2 an exact bear-off table, 3 a finished game."""
+    ...
+
 def nn_train_supervised(
     network: bytes, variant: str, boards: bytes, targets: bytes,
     epochs: int, rate: float, rate_end: float, seed: int, **rules: Any,

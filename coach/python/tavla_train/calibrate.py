@@ -9,7 +9,7 @@ common level is held only loosely, and it drifts (the 256-unit round left the
 network saying 14.7% gammons won where its own rollouts give 16.8%). Equities
 that are too low mislead hints and cube decisions even where the chosen play
 is right. This script takes POSITIONS contact positions (in the nardy games,
-which judge races with the same network, any but the exact bear-offs) from the network's
+whose contact networks' rounds keep the races in, any but the exact bear-offs) from the network's
 self-play (one play in ten random, from SEED), rolls each out TRIALS times
 with the network at 0-ply (every trial stopped at the exact bear-off tables;
 cached in --data), and then moves each of the five output biases so that the

@@ -1,6 +1,6 @@
 """What the training stages share: the equity of five probabilities, a
 progress line, labels computed a chunk at a time and cached in data/, the
-plays of a random roll, and the race test on flat boards."""
+plays of a random roll, and what judges a flat board in the engine."""
 
 from __future__ import annotations
 
@@ -42,19 +42,38 @@ def network_inputs(variant: str, boards: np.ndarray, chunk: int = 100_000) -> np
     ])
 
 
+# What judges a position in the engine's evaluator (`_coach.nn_judges`, one byte a board).
+CONTACT, RACE, TABLE, FINISHED = range(4)
+# The variants whose contact network's rounds (rank, level, calibrate) leave the races to a race
+# network. The nardy games' contact networks were ranked and levelled on their races too (their race
+# networks came later, trained from them: `race --variant`), so their rounds keep the races in.
+RACES_LEFT_TO_A_RACE_NETWORK = {"backgammon"}
+
+
+def judges(variant: str, boards: np.ndarray) -> np.ndarray:
+    """What judges each flat board in the engine (CONTACT, RACE, TABLE or FINISHED): the engine's
+    own rules (`Position.is_race`, the bear-off tables' reach) through `_coach.nn_judges`."""
+    flat = np.ascontiguousarray(boards, dtype=np.int8)
+    return np.frombuffer(_coach.nn_judges(variant, flat.tobytes()), dtype=np.uint8)
+
+
+def is_race(variant: str, boards: np.ndarray) -> np.ndarray:
+    """Whether no checker of each flat board can meet an opposing one again (`Position.is_race`
+    or a bear-off of both sides or a finished game)."""
+    return judges(variant, boards) != CONTACT
+
+
 def race_mask(variant: str, boards: np.ndarray) -> np.ndarray:
-    """Which flat boards the engine judges by a race network of their own (`is_race`): only
-    backgammon has one; the nardy games' network judges races and contact alike."""
-    return is_race(boards) if variant == "backgammon" else np.zeros(len(boards), dtype=bool)
+    """Which flat boards a contact network's rounds leave to the race network (`is_race`): in the
+    variants of RACES_LEFT_TO_A_RACE_NETWORK; none in the others."""
+    return is_race(variant, boards) if variant in RACES_LEFT_TO_A_RACE_NETWORK else np.zeros(len(boards), dtype=bool)
 
 
 def network_judges(variant: str, boards: np.ndarray) -> np.ndarray:
-    """Which flat boards the variant's (contact) network judges in play: not the races backgammon's
-    race network judges (`race_mask`), nor the bear-offs where both sides are home, which the exact
-    tables answer in every variant that has them (src/bearoff.rs)."""
-    home = np.arange(25) < 6
-    both_home = (boards[:, :, ~home] == 0).all(axis=(1, 2)) & (boards.sum(axis=2) > 0).all(axis=1)
-    return ~race_mask(variant, boards) & ~both_home
+    """Which flat boards a contact network's rounds train it on: not the races left to a race
+    network (`race_mask`), nor the bear-offs the exact tables answer, nor finished games."""
+    judge = judges(variant, boards)
+    return ~race_mask(variant, boards) & (judge != TABLE) & (judge != FINISHED)
 
 
 def write_network(path: Path, data: bytes) -> None:
@@ -125,15 +144,3 @@ def labels_in_chunks(path: Path, boards: np.ndarray, chunk: int, label_part: Cal
     labels = np.concatenate(parts)
     save_npy(path, labels)
     return labels
-
-
-def is_race(boards: np.ndarray) -> np.ndarray:
-    """Whether each flat board (mover first, each side in its own numbering,
-    index 24 the bar) is a race: nobody on the bar and the mover's rearmost
-    checker past the opponent's (Position.is_race, vectorised)."""
-    mine, theirs = boards[:, 0, :], boards[:, 1, :]
-    on_bar = (mine[:, 24] > 0) | (theirs[:, 24] > 0)
-    points = np.arange(24)
-    my_back = np.where(mine[:, :24] > 0, points, -1).max(axis=1)
-    their_back = np.where(theirs[:, :24] > 0, points, -1).max(axis=1)
-    return ~on_bar & ((my_back < 0) | (their_back < 0) | (my_back + their_back <= 22))

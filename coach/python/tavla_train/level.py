@@ -118,7 +118,7 @@ def extra_positions(path: Path) -> np.ndarray:
         row, point = np.argwhere(shared)[0]
         raise SystemExit(f"--extra: board {row} of {path} has both sides' checkers on the mover's point {point + 1}")
     boards = boards.astype(np.int8)
-    return np.ascontiguousarray(boards[~is_race(boards)])
+    return np.ascontiguousarray(boards[~is_race("backgammon", boards)])
 
 
 def split_kinds(kinds: list[tuple[np.ndarray, np.ndarray]]) -> tuple[rank.DecisionSet, rank.DecisionSet, list[slice]]:

@@ -1,9 +1,12 @@
-"""The backgammon race network: supervised on rollouts of race positions.
+"""A variant's race network: supervised on rollouts of race positions.
 
     python -m tavla_train race --selfplay 1000000 --trials 72 --seed 1 \\
         --epochs 60 --rate 0.5 --rate-end 0.005 --out weights/backgammon-race.tnn
+    python -m tavla_train race --variant nardy --network weights/nardy.tnn ... --out weights/nardy-race.tnn
 
-Once contact is broken a backgammon game is a pure race, and a network
+Once contact is broken a game is a pure race (backgammon: no checker can hit
+or block another again; the nardy games: every checker of each side in its
+own half of the board, so none can block another again), and a network
 trained on the whole game judges races loosely (see "Where the backgammon
 network loses" in benches/README.md). Races are cheap to roll out well: the
 game is short and its end is covered exactly by the bear-off tables. So:
@@ -32,19 +35,16 @@ from pathlib import Path
 
 import numpy as np
 
-import tavla
 from tavla_train import _coach
 from tavla.files import save_npy
-from tavla_train.common import labels_in_chunks, selfplay_boards, write_network
+from tavla_train.common import RACE, judges, labels_in_chunks, selfplay_boards, variant_inputs, write_network
 from tavla_train.supervised import train_with_held_out
 
 from tavla_train.paths import DATA, ROOT
+from tavla_train.tnn import read_network
 
 
-def is_race_to_learn(row: np.ndarray) -> bool:
-    """A race (no contact can come again) that is not yet a bear-off of both sides."""
-    both_home = row[0][6:].sum() == 0 and row[1][6:].sum() == 0
-    return not both_home and tavla.Position.from_arrays("backgammon", row[0].tolist(), row[1].tolist()).is_race()
+VARIANTS = ["backgammon", "nardy", "gulbara"]
 
 
 def race_positions(net: bytes, args: argparse.Namespace, tag: str) -> np.ndarray:
@@ -52,8 +52,9 @@ def race_positions(net: bytes, args: argparse.Namespace, tag: str) -> np.ndarray
     if path.exists():
         return np.load(path)
     start = time.perf_counter()
-    boards = selfplay_boards(net, "backgammon", args.selfplay, args.seed)
-    races = boards[[is_race_to_learn(b) for b in boards]]
+    boards = selfplay_boards(net, args.variant, args.selfplay, args.seed)
+    # The races the race network will judge: not yet a bear-off the exact tables answer.
+    races = np.ascontiguousarray(boards[judges(args.variant, boards) == RACE])
     print(f"  {len(races)} races to learn among {len(boards)} self-play positions ({time.perf_counter() - start:.0f}s)")
     save_npy(path, races)
     return races
@@ -63,14 +64,15 @@ def rollout_labels(net: bytes, races: np.ndarray, args: argparse.Namespace, tag:
     return labels_in_chunks(
         args.data / f"{tag}-t{args.trials}-labels.npy", races, 2_000,
         lambda part, k: _coach.nn_rollout_labels(
-            net, "backgammon", part.tobytes(), args.trials, args.seed * 1_000_003 + k, args.threads
+            net, args.variant, part.tobytes(), args.trials, args.seed * 1_000_003 + k, args.threads
         ),
     )
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tavla_train race", description=__doc__.splitlines()[0])
-    p.add_argument("--network", type=Path, default=ROOT / "weights" / "backgammon.tnn", help="the contact network")
+    p.add_argument("--variant", default="backgammon", choices=VARIANTS)
+    p.add_argument("--network", type=Path, help="the contact network (default: the variant's shipped one)")
     p.add_argument("--selfplay", type=int, default=1_000_000, help="self-play positions to draw the races from")
     p.add_argument("--trials", type=int, default=72, help="rollouts per race position")
     p.add_argument("--epochs", type=int, default=60)
@@ -82,17 +84,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
 
+    if min(args.selfplay, args.trials) < 1 or args.epochs < 0:
+        raise SystemExit("--selfplay and --trials must be positive, --epochs not negative")
+    network = args.network or ROOT / "weights" / f"{args.variant}.tnn"
+    if not network.exists():
+        raise SystemExit(f"--network: no network at {network}")
+    net = network.read_bytes()
+    inputs = read_network(net)[0].shape[0]
+    if inputs != variant_inputs(args.variant):
+        raise SystemExit(f"{network} has {inputs} inputs, not a {args.variant} network's")
     args.data.mkdir(parents=True, exist_ok=True)
-    net = args.network.read_bytes()
     start = time.perf_counter()
-    tag = f"backgammon-{hashlib.sha256(net).hexdigest()[:12]}-n{args.selfplay}-s{args.seed}"
+    tag = f"{args.variant}-{hashlib.sha256(net).hexdigest()[:12]}-n{args.selfplay}-s{args.seed}"
     races = race_positions(net, args, tag)
     if len(races) < 10:
         sys.exit(f"tavla_train race: only {len(races)} races among {args.selfplay} self-play positions; ask for more with --selfplay")
     # Labels kept by an older build could stray past 0 by a rounding error.
     labels = np.clip(rollout_labels(net, races, args, tag), 0.0, 1.0)
     race_net, losses, before, after = train_with_held_out(
-        net, "backgammon", races, labels, args.epochs, args.rate, args.rate_end, args.seed
+        net, args.variant, races, labels, args.epochs, args.rate, args.rate_end, args.seed
     )
     epochs = " ".join(f"{x:.5f}" for x in losses)
     print(f"  train mse by epoch {epochs}")

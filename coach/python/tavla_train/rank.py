@@ -16,8 +16,8 @@ decisions (cached in data/, named by its settings and the teacher's hash):
    TEACHER's K best 0-ply plays of it, the opponent then on roll; only
    decisions with a choice whose candidates all go on are kept, and in
    backgammon only those whose every candidate is still a contact position
-   (the race network and the bear-off tables judge races; the nardy games
-   have one network for both, so their races stay in). Gul bara's rolls are
+   (the race network and the bear-off tables judge races; the nardy games'
+   rounds keep their races in, common.RACES_LEFT_TO_A_RACE_NETWORK). Gul bara's rolls are
    drawn from the non-doubles: a double starts a cascade, whose plays end
    the turn only when the cascade does;
 3. every candidate labelled by the TEACHER's --label-ply deep search (2 by
@@ -119,7 +119,7 @@ def decisions(
     the opponent on roll) and the number of them per kept decision. In
     backgammon, without a `race` network only contact decisions are kept;
     with one (a boundary set), only decisions whose K best mix contact and
-    race candidates. The nardy games keep races (one network judges them)."""
+    race candidates. The nardy games keep races (common.RACES_LEFT_TO_A_RACE_NETWORK)."""
     kept: list[np.ndarray] = []
     rng = np.random.default_rng(roll_seed)
     plays = plays_of_a_roll(teacher, variant, boards, rng, threads, race=race, doubles=variant != "gulbara")
@@ -389,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("--refine-mix is a weight between 0 and 1")
 
     if args.variant != "backgammon" and (args.race or args.boundary_sets):
-        raise SystemExit(f"--race and --boundary-set are backgammon's: {args.variant} has one network for races and contact")
+        raise SystemExit(f"--race and --boundary-set are backgammon's: {args.variant}'s ranking rounds keep the races in")
     if args.boundary_sets and args.race is None:
         raise SystemExit("--boundary-set needs the race network: give --race RACE.tnn")
     race = args.race.read_bytes() if args.race else None

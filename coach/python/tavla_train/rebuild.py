@@ -23,12 +23,13 @@ interrupted run resumes. The stages, in order:
    stages that trained the shipped second generation, whose first had no
    hand-made inputs; gul bara's last two TD(0.7)), a ranking round on
    decisions labelled by its 2-ply search, then a level round (rollout values
-   of its self-play positions, gul bara's with whole cascades): nardy.tnn,
-   gulbara.tnn;
+   of its self-play positions, gul bara's with whole cascades), then the
+   race network on rollouts of the races of its self-play: nardy.tnn,
+   nardy-race.tnn, gulbara.tnn, gulbara-race.tnn;
 3. Dutch backgammon and acey-deucey: the rebuilt backgammon.tnn with the
    reserve inputs added at zero weight, then TD(0) self-play of each game:
    dutch.tnn, acey_deucey.tnn;
-4. the three pruning networks, on the rebuilt full networks: VARIANT-prune.tnn.
+4. the three pruning networks, on the rebuilt full and race networks: VARIANT-prune.tnn.
 
 At the end it prints each network's SHA-256 beside the shipped file's.
 `--install` copies the rebuilt networks over weights/ (rebuild the
@@ -110,6 +111,7 @@ class Scale:
     features_games: dict[str, tuple[int, ...]]  # the games of each second-generation stage (FEATURES_TD)
     features_rank: dict[str, tuple[int, int]]  # the second generation's ranking set: (positions, K)
     features_level: dict[str, tuple[int, int, int]]  # its level round: (self-play positions, trials, anchor positions)
+    features_race: dict[str, tuple[int, int, int]]  # its race network: (self-play positions, trials, epochs)
     dutch_games: int  # the reserve games' TD, from the rebuilt backgammon.tnn
     acey_deucey_games: int
     prune: dict[str, tuple[int, int, int]]  # variant -> (games, hidden, epochs)
@@ -122,6 +124,7 @@ SCALES = {
         rank_sets=((12, 3), (10, 3), (10, 3)), rank_boundary=(800, 3), rank_hidden=12, rank_epochs=1,
         calibrate_positions=20, calibrate_trials=2, level=level_rounds((400, 400, 300), 2, 60, 1), other_hidden=8, nardy_games=40, gulbara_games=(2, 8, 8, 8), features_games={"nardy": (8,), "gulbara": (8, 4, 4, 4)},
         features_rank={"nardy": (20, 3), "gulbara": (10, 3)}, features_level={"nardy": (80, 2, 30), "gulbara": (60, 2, 30)},
+        features_race={"nardy": (4_000, 2, 2), "gulbara": (4_000, 2, 2)},
         dutch_games=4, acey_deucey_games=1,
         prune={"backgammon": (2, 4, 1), "nardy": (2, 4, 1), "gulbara": (2, 4, 1)},
     ),
@@ -131,7 +134,8 @@ SCALES = {
         rank_epochs=5, calibrate_positions=300, calibrate_trials=8, level=level_rounds((3_000, 3_000, 2_000), 8, 1_000, 3), other_hidden=32, nardy_games=5_000,
         gulbara_games=(1_500, 1_500, 1_500, 1_500), features_games={"nardy": (3_000,), "gulbara": (2_000, 1_000, 1_000, 1_000)},
         features_rank={"nardy": (1_000, 4), "gulbara": (200, 4)},
-        features_level={"nardy": (2_000, 8, 500), "gulbara": (1_000, 8, 300)}, dutch_games=2_000, acey_deucey_games=500,
+        features_level={"nardy": (2_000, 8, 500), "gulbara": (1_000, 8, 300)},
+        features_race={"nardy": (50_000, 8, 10), "gulbara": (30_000, 8, 10)}, dutch_games=2_000, acey_deucey_games=500,
         prune={"backgammon": (50, 16, 3), "nardy": (30, 8, 3), "gulbara": (30, 8, 3)},
     ),
     # The shipped recipe (benches/README.md, "Neural networks").
@@ -143,6 +147,7 @@ SCALES = {
         features_games={"nardy": (600_000,), "gulbara": (400_000, 300_000, 200_000, 300_000)},
         features_rank={"nardy": (30_000, 4), "gulbara": (6_000, 4)},
         features_level={"nardy": (24_000, 72, 8_000), "gulbara": (24_000, 72, 8_000)},
+        features_race={"nardy": (3_000_000, 144, 60), "gulbara": (2_000_000, 144, 60)},
         dutch_games=20_000, acey_deucey_games=8_000,
         prune={"backgammon": (2_000, 64, 8), "nardy": (1_000, 16, 8), "gulbara": (1_000, 16, 8)},
     ),
@@ -163,10 +168,12 @@ FEATURES_TD = {
 FEATURES_RANK_SEEDS = {"nardy": (601, 602), "gulbara": (501, 502)}
 # Their level rounds: (self-play seed, anchor seed).
 FEATURES_LEVEL_SEEDS = {"nardy": (71, 72), "gulbara": (61, 62)}
+# Their race networks' seeds (self-play, rollouts and training).
+FEATURES_RACE_SEEDS = {"nardy": 81, "gulbara": 91}
 # The reserve games' TD runs from the backgammon network: (seed, chunk of games, rate, rate at the end).
 RESERVE_TD = {"dutch": (1, 2_000, 0.02, 0.005), "acey_deucey": (1, 1_000, 0.05, 0.005)}
-SHIPPED = ["backgammon.tnn", "backgammon-race.tnn", "nardy.tnn", "gulbara.tnn", "dutch.tnn", "acey_deucey.tnn",
-           "backgammon-prune.tnn", "nardy-prune.tnn", "gulbara-prune.tnn"]
+SHIPPED = ["backgammon.tnn", "backgammon-race.tnn", "nardy.tnn", "nardy-race.tnn", "gulbara.tnn", "gulbara-race.tnn",
+           "dutch.tnn", "acey_deucey.tnn", "backgammon-prune.tnn", "nardy-prune.tnn", "gulbara-prune.tnn"]
 
 
 @dataclass
@@ -249,6 +256,12 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
             "--seed", str(level_seed), "--anchor", str(anchor), "--anchor-seed", str(anchor_seed), "--epochs", "20",
             "--rate", "0.001", "--rate-end", "0.0001", "--data", str(work), "--out", str(out / f"{variant}.tnn"),
             *threads_arg])))
+        selfplay, trials, epochs = s.features_race[variant]
+        plan.append(Step(f"{variant} race network", out / f"{variant}-race.tnn", _bind_race([
+            "--variant", variant, "--network", str(out / f"{variant}.tnn"), "--selfplay", str(selfplay),
+            "--trials", str(trials), "--seed", str(FEATURES_RACE_SEEDS[variant]), "--epochs", str(epochs),
+            "--rate", "0.5", "--rate-end", "0.005", "--data", str(work), "--out", str(out / f"{variant}-race.tnn"),
+            *threads_arg])))
     for variant, games in (("dutch", s.dutch_games), ("acey_deucey", s.acey_deucey_games)):
         seed, reserve_chunk, rate, rate_end = RESERVE_TD[variant]
         target = out / f"{variant}.tnn"
@@ -257,7 +270,7 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
                     resume=out / "backgammon.tnn", add_inputs=True))))
     for variant, (games, hidden, epochs) in s.prune.items():
         target = out / f"{variant}-prune.tnn"
-        race_args = ["--race", str(bg_race)] if variant == "backgammon" else []
+        race_args = ["--race", str(bg_race if variant == "backgammon" else out / f"{variant}-race.tnn")]
         plan.append(Step(f"{variant} pruning network", target, _bind_prune([
             "--variant", variant, "--network", str(out / f"{variant}.tnn"), *race_args, "--games", str(games),
             "--hidden", str(hidden), "--epochs", str(epochs), "--out", str(target)])))
@@ -296,6 +309,10 @@ def _bind_rank(argv: list[str]) -> Callable[[], int]:
 
 def _bind_level(argv: list[str]) -> Callable[[], int]:
     return lambda: level.main(argv)
+
+
+def _bind_race(argv: list[str]) -> Callable[[], int]:
+    return lambda: race.main(argv)
 
 
 def _bind_prune(argv: list[str]) -> Callable[[], int]:
