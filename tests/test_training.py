@@ -546,8 +546,8 @@ def test_level_round_fits_rollouts_where_the_opponent_is_on_the_bar(small_net: b
     for bad, message in [(["--trials", "0"], "--trials"), (["--network", str(tmp_path / "none.tnn")], "none.tnn"),
                          (["--extra", str(tmp_path / "none.npy")], "--extra: no file"),
                          (["--extra", str(tmp_path / "flat.npy")], "not flat boards"),
-                         (["--extra", str(tmp_path / "negative.npy")], "negative counts"),
-                         (["--extra", str(tmp_path / "shared.npy")], "board 3 of"),
+                         (["--extra", str(tmp_path / "negative.npy")], "cannot be negative"),
+                         (["--extra", str(tmp_path / "shared.npy")], "position 3: both players"),
                          (["--extra", str(start)], "--extra: cannot read")]:
         failed = subprocess.run(cmd + bad, capture_output=True, text=True)
         assert failed.returncode != 0 and message in failed.stderr, failed.stderr

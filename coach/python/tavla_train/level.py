@@ -109,16 +109,15 @@ def extra_positions(path: Path) -> np.ndarray:
         raise SystemExit(f"--extra: cannot read {path} as a numpy array: {err}") from None
     if boards.ndim != 3 or boards.shape[1:] != (2, 25) or boards.dtype.kind not in "iu":
         raise SystemExit(f"--extra: {path} holds an array of {boards.dtype} {boards.shape}, not flat boards (n, 2, 25)")
-    sides = boards.sum(axis=2)
-    if (boards < 0).any() or (sides < 1).any() or (sides > 15).any():
-        raise SystemExit(f"--extra: {path} has boards with negative counts or a side without 1 to 15 checkers")
-    # A side's point i is the other side's point 23 - i: one point holds one side's checkers only.
-    shared = (boards[:, 0, :BAR] > 0) & (boards[:, 1, BAR - 1 :: -1] > 0)
-    if shared.any():
-        row, point = np.argwhere(shared)[0]
-        raise SystemExit(f"--extra: board {row} of {path} has both sides' checkers on the mover's point {point + 1}")
+    if boards.size and (boards.min() < -128 or boards.max() > 127):
+        raise SystemExit(f"--extra: {path} has counts beyond -128..127, which no board holds")
     boards = boards.astype(np.int8)
-    return np.ascontiguousarray(boards[~is_race("backgammon", boards)])
+    # The engine checks each board (checker counts, one side's checkers to a point) as it reads it.
+    try:
+        races = is_race("backgammon", boards)
+    except ValueError as err:
+        raise SystemExit(f"--extra: {path}: {err}") from None
+    return np.ascontiguousarray(boards[~races])
 
 
 def split_kinds(kinds: list[tuple[np.ndarray, np.ndarray]]) -> tuple[rank.DecisionSet, rank.DecisionSet, list[slice]]:
@@ -155,7 +154,10 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tavla_train level", description=__doc__.splitlines()[0])
     p.add_argument("--variant", default="backgammon", choices=VARIANTS)
     p.add_argument("--network", type=Path, required=True, help="the contact network to start from and to roll out with")
-    p.add_argument("--positions", type=int, default=60_000, help="self-play contact positions to draw the level set from")
+    p.add_argument("--positions", type=int, default=60_000,
+                   help="backgammon: contact positions of self-play to draw the level set from (those with the "
+                        "opponent on the bar are kept); the nardy games: self-play positions, of which those "
+                        "the network judges are kept")
     p.add_argument("--others", type=float, default=0.0,
                    help="add this many times as many contact positions without the opponent on the bar")
     p.add_argument("--extra", type=Path, help="a .npy file of flat boards (n, 2, 25) whose contact positions join the level set")
