@@ -22,14 +22,26 @@
 //! decisions of the first half of the trials against the second half's
 //! values (so at half the trials, a floor for a perfect engine measured
 //! with half the trials).
+//!
+//! Four diagnostic rows follow (not the engine's decisions): Janowski's 0-ply
+//! money formulas on the network's probabilities and on the rollouts' own
+//! cubeless probabilities (so what is left is the cube model's error), each
+//! with the shipped efficiency of the position's class and with an
+//! efficiency per class and per cube owner, the optional seventh argument:
+//! nine numbers, `contact,race,bear-off` each as `centred,roller's,opponent's`
+//! (as `fit_cube_efficiency` prints them by cube). Before them it prints the
+//! network's mean bias against the rollouts' cubeless probabilities on these
+//! positions and the six cases where the network's probabilities cost most.
 
 use std::time::Instant;
 
-use tavla::cube::efficiency::{classify, PositionClass};
+use tavla::cube::efficiency::{classify, efficiency, PositionClass};
+use tavla::cube::janowski::{self, Chances};
 use tavla::cube::state::{CubeState, Owner};
 use tavla::eval::neural::Network;
+use tavla::eval::{static_evaluation, Evaluation};
 use tavla::nn::player::{selfplay_positions, NetPlayer, Nets};
-use tavla::rollout::cubeful::{cubeful_value, trajectories, CubePolicy, FirstDecision, Trajectory, MID_GAME};
+use tavla::rollout::cubeful::{cubeful_value, cubeless_result, trajectories, CubePolicy, FirstDecision, Trajectory, MID_GAME};
 use tavla::search::cubeful::cube_decision;
 use tavla::search::SearchConfig;
 use tavla::{Position, Rules, Variant};
@@ -89,6 +101,35 @@ fn pick_positions(variant: Variant, count: usize, seed: u64) -> Vec<Position> {
     picked
 }
 
+/// Janowski's 0-ply money decision (should double, should take) on the cubeless
+/// probabilities `e`, with the efficiency `x` gives each cube state.
+fn janowski_decision(e: &Evaluation, state: &CubeState, x: &dyn Fn(&CubeState) -> f64) -> (bool, bool) {
+    let p = Chances::from(e);
+    let met = tavla::cube::MatchEquityTable::kazaross_xg2(); // money play: the table is not read
+    let no_double = janowski::cubeful(&p, state, met, x(state));
+    let doubled = state.doubled();
+    let take = 2.0 * janowski::cubeful(&p, &doubled, met, x(&doubled));
+    (take.min(1.0) > no_double, take <= 1.0)
+}
+
+/// A cube efficiency model: the efficiency of a position under a cube state.
+type EfficiencyModel<'a> = Box<dyn Fn(&Position, &CubeState) -> f64 + 'a>;
+
+/// An efficiency per position class and cube owner (centred, the player on roll's, the opponent's).
+fn by_owner(table: &[f64], pos: &Position, state: &CubeState) -> f64 {
+    let class = match classify(pos) {
+        PositionClass::Contact | PositionClass::Over => 0,
+        PositionClass::Race => 1,
+        PositionClass::BearOff => 2,
+    };
+    let owner = match state.owner {
+        Owner::Centered => 0,
+        Owner::Me => 1,
+        Owner::Opponent => 2,
+    };
+    table[3 * class + owner]
+}
+
 #[derive(Default, Clone, Copy)]
 struct Tally {
     cases: usize,
@@ -143,18 +184,22 @@ fn main() {
     );
     let policy = CubePolicy::of(variant);
     let nets = Nets::shipped(variant);
-    let mut cases: Vec<(Position, CubeState, Reference)> = Vec::new();
+    let owners: Vec<f64> =
+        arg(&args, 7, String::new()).split(',').filter(|s| !s.is_empty()).map(|s| s.parse().expect("efficiencies as numbers")).collect();
+    assert!(owners.is_empty() || owners.len() == 9, "nine efficiencies: contact, race, bear-off, each centred, roller's, opponent's");
+    let mut cases: Vec<(Position, CubeState, Reference, Evaluation)> = Vec::new();
     let mut halves = Tally::default();
     let mut rollout_error = 0.0;
     for (k, pos) in positions.iter().enumerate() {
         let games = trajectories(nets, pos, MID_GAME, trials, seed.wrapping_mul(1_000_003).wrapping_add(k as u64), threads);
         let (first, second) = games.split_at(trials / 2);
+        let cubeless = Evaluation::new(cubeless_result(&games).probabilities);
         for state in states() {
             let r = reference(&games, &state, &policy);
             let (a, b) = (reference(first, &state, &policy), reference(second, &state, &policy));
             halves.add(errors(&b, a.dt.min(a.dp) > a.nd, a.dt <= a.dp));
             rollout_error += cubeful_value(&games, &state, FirstDecision::NoDouble, &policy).expect("valid").error;
-            cases.push((*pos, state, r));
+            cases.push((*pos, state, r, cubeless));
         }
     }
     println!(
@@ -171,12 +216,67 @@ fn main() {
         let config = SearchConfig { ply, threads: 1, ..SearchConfig::default() };
         let mut tally = Tally::default();
         let t = Instant::now();
-        for (pos, state, r) in &cases {
+        for (pos, state, r, _) in &cases {
             let d = cube_decision(&evaluator, &config, met, pos, state).decision;
             tally.add(errors(r, d.should_double(), d.should_take()));
         }
         println!("{}", tally.row(&format!("tavla {ply}-ply"), Some(t.elapsed().as_secs_f64())));
     }
     println!("{}", halves.row(&format!("split halves ({} trials against {})", trials / 2, trials - trials / 2), None));
+    // Where the network's probabilities stray from its own rollouts' on these positions (one
+    // case per position: the first cube state).
+    let mut bias = [0.0f64; 5];
+    let positions_seen = cases.iter().step_by(states().len());
+    for (pos, _, _, cubeless) in positions_seen.clone() {
+        let net = static_evaluation(&evaluator, pos, true).0.to_array();
+        for (b, (n, r)) in bias.iter_mut().zip(net.iter().zip(cubeless.to_array())) {
+            *b += (n - r) as f64;
+        }
+    }
+    // The cases where the network's probabilities cost the 0-ply formulas most, beside the rollouts'.
+    let mut worst: Vec<(f64, String)> = cases
+        .iter()
+        .map(|(pos, state, r, cubeless)| {
+            let e = static_evaluation(&evaluator, pos, true).0;
+            let (doubles, takes) = janowski_decision(&e, state, &|_| efficiency(pos));
+            let (d, t) = errors(r, doubles, takes);
+            let round = |a: [f32; 5]| a.map(|v| (v * 1000.0).round() / 1000.0);
+            let line = format!(
+                "{:?}, cube {:?}, pips {:?}: reference ND {:.3} DT {:.3}; network {:?}, rollouts {:?}",
+                classify(pos),
+                state.owner,
+                pos.pips(),
+                r.nd,
+                r.dt,
+                round(e.to_array()),
+                round(cubeless.to_array())
+            );
+            (d + t, line)
+        })
+        .collect();
+    worst.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (cost, line) in worst.iter().take(6) {
+        println!("costliest: {:.0} mEq, {line}", 1000.0 * cost);
+    }
+    let n = positions_seen.count().max(1) as f64;
+    println!(
+        "network minus rollouts, mean over the positions: win {:+.4}, win gammon {:+.4}, win backgammon {:+.4}, lose gammon {:+.4}, lose backgammon {:+.4}",
+        bias[0] / n, bias[1] / n, bias[2] / n, bias[3] / n, bias[4] / n
+    );
+    let mut models: Vec<(&str, EfficiencyModel)> = vec![("the class's efficiency", Box::new(|p, _| efficiency(p)))];
+    if !owners.is_empty() {
+        models.push(("an efficiency per class and cube owner", Box::new(|p, s| by_owner(&owners, p, s))));
+    }
+    for (name, x) in &models {
+        for (source, rollouts) in [("the network's probabilities", false), ("the rollouts' cubeless probabilities", true)] {
+            let mut tally = Tally::default();
+            for (pos, state, r, cubeless) in &cases {
+                let e = if rollouts { *cubeless } else { static_evaluation(&evaluator, pos, true).0 };
+                let (doubles, takes) = janowski_decision(&e, state, &|s| x(pos, s));
+                tally.add(errors(r, doubles, takes));
+            }
+            println!("{}", tally.row(&format!("0-ply formulas, {name}, {source}"), None));
+        }
+    }
     println!("wall {:.0} s", started.elapsed().as_secs_f64());
 }

@@ -29,12 +29,11 @@ from pathlib import Path
 import numpy as np
 
 from tavla_train import _coach
-from tavla_train.common import labels_in_chunks, network_inputs, network_judges, selfplay_boards, variant_inputs, write_network
+from tavla_train.common import VARIANTS, labels_in_chunks, network_inputs, network_judges, selfplay_boards, variant_inputs, write_network
 from tavla_train.tnn import forward, network_bytes, read_network
 
 from tavla_train.paths import ROOT
 
-VARIANTS = ["backgammon", "nardy", "gulbara"]
 NAMES = ["win", "win gammon", "win backgammon", "lose gammon", "lose backgammon"]
 
 

@@ -42,6 +42,10 @@ def network_inputs(variant: str, boards: np.ndarray, chunk: int = 100_000) -> np
     ])
 
 
+# The variants whose positions fit flat boards (n, 2, 25) and whose networks the stages on them
+# train (the reserve games' reserve has no place there; only `td` trains theirs).
+VARIANTS = list(tavla.VARIANTS)
+
 # What judges a position in the engine's evaluator (`_coach.nn_judges`, one byte a board).
 CONTACT, RACE, TABLE, FINISHED = range(4)
 # The variants whose contact network's rounds (rank, level, calibrate) leave the races to a race

@@ -26,7 +26,7 @@ import numpy as np
 
 from tavla.files import save_npz
 from tavla_train import _coach
-from tavla_train.common import labels_in_chunks, selfplay_boards
+from tavla_train.common import VARIANTS, labels_in_chunks, selfplay_boards
 from tavla_train.paths import DATA
 
 # The shallowest search a label may come from: deeper than the 0-ply
@@ -62,7 +62,7 @@ def label_boards(net: bytes, variant: str, boards: np.ndarray, *, ply: int | Non
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tavla_train label", description=__doc__.splitlines()[0])
-    p.add_argument("--variant", required=True, choices=["backgammon", "nardy", "gulbara"])
+    p.add_argument("--variant", required=True, choices=VARIANTS)
     p.add_argument("--network", type=Path, required=True, help="the teacher's network (a .tnn file)")
     p.add_argument("--race", type=Path, help="a race network judging the pure races inside the search (backgammon)")
     source = p.add_mutually_exclusive_group(required=True)

@@ -61,12 +61,11 @@ import numpy as np
 
 from tavla_train import _coach, rank
 from tavla_train.calibrate import contact_positions
-from tavla_train.common import (equities, is_race, labels_in_chunks, network_inputs, network_judges, selfplay_boards,
+from tavla_train.common import (VARIANTS, equities, is_race, labels_in_chunks, network_inputs, network_judges, selfplay_boards,
                                 variant_inputs, write_network)
 from tavla_train.paths import DATA
 from tavla_train.tnn import forward, network_bytes, read_network
 
-VARIANTS = ["backgammon", "nardy", "gulbara"]
 BAR = 24  # a flat board's bar column (points are 0 to 23)
 EXTRA_SEEDS = 1_000_000  # the --extra positions' rollouts draw their dice from --seed + this on
 

@@ -15,14 +15,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tavla_train.common import write_network
+from tavla_train.common import VARIANTS, write_network
 from tavla_train import _coach
 from tavla_train.paths import WEIGHTS
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tavla_train prune", description=__doc__.splitlines()[0])
-    p.add_argument("--variant", required=True, choices=["backgammon", "nardy", "gulbara"])
+    p.add_argument("--variant", required=True, choices=VARIANTS)
     p.add_argument("--network", type=Path, help="the full network (default: the shipped weights/<variant>.tnn)")
     p.add_argument("--race", type=Path, help="its race network (default: the variant's shipped one)")
     p.add_argument("--games", type=int, default=600)

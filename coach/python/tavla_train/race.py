@@ -37,14 +37,11 @@ import numpy as np
 
 from tavla_train import _coach
 from tavla.files import save_npy
-from tavla_train.common import RACE, judges, labels_in_chunks, selfplay_boards, variant_inputs, write_network
+from tavla_train.common import RACE, VARIANTS, judges, labels_in_chunks, selfplay_boards, variant_inputs, write_network
 from tavla_train.supervised import train_with_held_out
 
 from tavla_train.paths import DATA, ROOT
 from tavla_train.tnn import read_network
-
-
-VARIANTS = ["backgammon", "nardy", "gulbara"]
 
 
 def race_positions(net: bytes, args: argparse.Namespace, tag: str) -> np.ndarray:

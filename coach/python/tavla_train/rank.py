@@ -80,7 +80,7 @@ import numpy as np
 from tavla_train import _coach
 from tavla.files import save_npz
 from tavla_train.common import (
-    EQUITY, equities, labels_in_chunks, network_inputs, plays_of_a_roll, race_mask, selfplay_boards, variant_inputs,
+    EQUITY, VARIANTS, equities, labels_in_chunks, network_inputs, plays_of_a_roll, race_mask, selfplay_boards, variant_inputs,
     write_network,
 )
 from tavla_train.label import check_teacher_ply
@@ -350,7 +350,7 @@ def train(params: list[np.ndarray], data: Decisions, held: dict[str, np.ndarray]
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tavla_train rank", description=__doc__.splitlines()[0])
-    p.add_argument("--variant", default="backgammon", choices=["backgammon", "nardy", "gulbara"])
+    p.add_argument("--variant", default="backgammon", choices=VARIANTS)
     p.add_argument("--network", type=Path, required=True, help="the network to start from (a .tnn file)")
     p.add_argument("--set", dest="sets", action="append", required=True,
                    help="TEACHER:POSITIONS:K:SELFPLAY_SEED:ROLL_SEED, one decision set (repeatable)")

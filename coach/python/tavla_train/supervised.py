@@ -36,7 +36,7 @@ import numpy as np
 from tavla_train import _coach
 from tavla.files import save_npy
 
-from tavla_train.common import labels_in_chunks, plays_of_a_roll, selfplay_boards, write_network
+from tavla_train.common import VARIANTS, labels_in_chunks, plays_of_a_roll, selfplay_boards, write_network
 from tavla_train.label import check_teacher_ply
 from tavla_train.paths import DATA
 def selfplay(net: bytes, args: argparse.Namespace, seed: int, tag: str) -> np.ndarray:
@@ -89,7 +89,7 @@ def train_with_held_out(
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tavla_train supervised", description=__doc__.splitlines()[0])
-    p.add_argument("--variant", required=True, choices=["backgammon", "nardy", "gulbara"])
+    p.add_argument("--variant", required=True, choices=VARIANTS)
     p.add_argument("--network", type=Path, required=True, help="the network to start from (a .tnn file)")
     p.add_argument("--rounds", type=int, default=1)
     p.add_argument("--positions", type=int, default=200_000, help="self-play positions per round")

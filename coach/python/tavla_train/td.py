@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+import tavla
 from tavla_train import _coach
 from tavla.files import write_atomic
 
@@ -25,7 +26,7 @@ from tavla_train.tnn import with_inputs
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tavla_train td", description=__doc__.splitlines()[0])
-    p.add_argument("--variant", required=True, choices=["backgammon", "nardy", "gulbara", "dutch", "acey_deucey"])
+    p.add_argument("--variant", required=True, choices=[*tavla.VARIANTS, *tavla.RESERVE_VARIANTS])
     p.add_argument("--games", type=int, default=200_000)
     p.add_argument("--hidden", type=int, default=64)
     p.add_argument("--seed", type=int, default=1)
