@@ -36,13 +36,12 @@
 use std::time::Instant;
 
 use tavla::cube::efficiency::{classify, efficiency, PositionClass};
-use tavla::cube::janowski::{self, Chances};
 use tavla::cube::state::{CubeState, Owner};
 use tavla::eval::neural::Network;
 use tavla::eval::{static_evaluation, Evaluation};
 use tavla::nn::player::{selfplay_positions, NetPlayer, Nets};
 use tavla::rollout::cubeful::{cubeful_value, cubeless_result, trajectories, CubePolicy, FirstDecision, Trajectory, MID_GAME};
-use tavla::search::cubeful::cube_decision;
+use tavla::search::cubeful::{cube_decision, zero_ply_decision_by};
 use tavla::search::SearchConfig;
 use tavla::{Position, Rules, Variant};
 
@@ -99,17 +98,6 @@ fn pick_positions(variant: Variant, count: usize, seed: u64) -> Vec<Position> {
         }
     }
     picked
-}
-
-/// Janowski's 0-ply money decision (should double, should take) on the cubeless
-/// probabilities `e`, with the efficiency `x` gives each cube state.
-fn janowski_decision(e: &Evaluation, state: &CubeState, x: &dyn Fn(&CubeState) -> f64) -> (bool, bool) {
-    let p = Chances::from(e);
-    let met = tavla::cube::MatchEquityTable::kazaross_xg2(); // money play: the table is not read
-    let no_double = janowski::cubeful(&p, state, met, x(state));
-    let doubled = state.doubled();
-    let take = 2.0 * janowski::cubeful(&p, &doubled, met, x(&doubled));
-    (take.min(1.0) > no_double, take <= 1.0)
 }
 
 /// A cube efficiency model: the efficiency of a position under a cube state.
@@ -223,22 +211,28 @@ fn main() {
         println!("{}", tally.row(&format!("tavla {ply}-ply"), Some(t.elapsed().as_secs_f64())));
     }
     println!("{}", halves.row(&format!("split halves ({} trials against {})", trials / 2, trials - trials / 2), None));
+    // The network's 0-ply probabilities of each case, beside the rollouts' cubeless ones.
+    let network: Vec<Evaluation> = cases.iter().map(|(pos, ..)| static_evaluation(&evaluator, pos, true).0).collect();
+    // The 0-ply formulas' decision on probabilities `e` with the efficiency model `x`.
+    let formulas = |e: &Evaluation, pos: &Position, state: &CubeState, x: &dyn Fn(&Position, &CubeState) -> f64| {
+        let d = zero_ply_decision_by(e, state, met, |s| x(pos, s));
+        (d.should_double(), d.should_take())
+    };
     // Where the network's probabilities stray from its own rollouts' on these positions (one
     // case per position: the first cube state).
     let mut bias = [0.0f64; 5];
-    let positions_seen = cases.iter().step_by(states().len());
-    for (pos, _, _, cubeless) in positions_seen.clone() {
-        let net = static_evaluation(&evaluator, pos, true).0.to_array();
-        for (b, (n, r)) in bias.iter_mut().zip(net.iter().zip(cubeless.to_array())) {
+    let per_position = states().len();
+    for (net, (_, _, _, cubeless)) in network.iter().zip(&cases).step_by(per_position) {
+        for (b, (n, r)) in bias.iter_mut().zip(net.to_array().iter().zip(cubeless.to_array())) {
             *b += (n - r) as f64;
         }
     }
     // The cases where the network's probabilities cost the 0-ply formulas most, beside the rollouts'.
     let mut worst: Vec<(f64, String)> = cases
         .iter()
-        .map(|(pos, state, r, cubeless)| {
-            let e = static_evaluation(&evaluator, pos, true).0;
-            let (doubles, takes) = janowski_decision(&e, state, &|_| efficiency(pos));
+        .zip(&network)
+        .map(|((pos, state, r, cubeless), e)| {
+            let (doubles, takes) = formulas(e, pos, state, &|p, _| efficiency(p));
             let (d, t) = errors(r, doubles, takes);
             let round = |a: [f32; 5]| a.map(|v| (v * 1000.0).round() / 1000.0);
             let line = format!(
@@ -258,7 +252,7 @@ fn main() {
     for (cost, line) in worst.iter().take(6) {
         println!("costliest: {:.0} mEq, {line}", 1000.0 * cost);
     }
-    let n = positions_seen.count().max(1) as f64;
+    let n = cases.len().div_ceil(per_position).max(1) as f64;
     println!(
         "network minus rollouts, mean over the positions: win {:+.4}, win gammon {:+.4}, win backgammon {:+.4}, lose gammon {:+.4}, lose backgammon {:+.4}",
         bias[0] / n, bias[1] / n, bias[2] / n, bias[3] / n, bias[4] / n
@@ -270,9 +264,8 @@ fn main() {
     for (name, x) in &models {
         for (source, rollouts) in [("the network's probabilities", false), ("the rollouts' cubeless probabilities", true)] {
             let mut tally = Tally::default();
-            for (pos, state, r, cubeless) in &cases {
-                let e = if rollouts { *cubeless } else { static_evaluation(&evaluator, pos, true).0 };
-                let (doubles, takes) = janowski_decision(&e, state, &|s| x(pos, s));
+            for ((pos, state, r, cubeless), net) in cases.iter().zip(&network) {
+                let (doubles, takes) = formulas(if rollouts { cubeless } else { net }, pos, state, x.as_ref());
                 tally.add(errors(r, doubles, takes));
             }
             println!("{}", tally.row(&format!("0-ply formulas, {name}, {source}"), None));

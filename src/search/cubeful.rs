@@ -364,9 +364,17 @@ pub fn zero_ply_decision(pos: &Position, e: &Evaluation, state: &CubeState, met:
 /// The 0-ply decision by Janowski's formulas with the cube efficiency `x`
 /// given (cubeful rollouts try other efficiencies than the shipped ones).
 pub fn zero_ply_decision_at(e: &Evaluation, state: &CubeState, met: &MatchEquityTable, x: f64) -> CubeDecision {
+    zero_ply_decision_by(e, state, met, |_| x)
+}
+
+/// The same with the efficiency `x` gives each cube state (the no double's and
+/// the double/take's), for measuring models where it depends on who owns the
+/// cube (`examples/variant_cube_errors.rs`).
+pub fn zero_ply_decision_by(e: &Evaluation, state: &CubeState, met: &MatchEquityTable, x: impl Fn(&CubeState) -> f64) -> CubeDecision {
     let p = Chances::from(e);
-    let no_double = janowski::cubeful(&p, state, met, x);
-    let take = janowski::cubeful(&p, &state.doubled(), met, x);
+    let doubled = state.doubled();
+    let no_double = janowski::cubeful(&p, state, met, x(state));
+    let take = janowski::cubeful(&p, &doubled, met, x(&doubled));
     decision_from_values(state, met, no_double, take, e.win_gammon > 0.0)
 }
 

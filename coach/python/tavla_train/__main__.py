@@ -10,7 +10,7 @@ STAGES = {
     "td": ("td", "self-play TD(0) or TD(lambda) training of a variant's network"),
     "label": ("label", "label positions by a search deeper than the network (2-ply or more) or by rollouts"),
     "supervised": ("supervised", "rounds of self-play positions labelled by a deeper search, then SGD on the labels"),
-    "race": ("race", "the backgammon race network, supervised on rollouts of race positions"),
+    "race": ("race", "a variant's race network, supervised on rollouts of race positions"),
     "rank": ("rank", "ranking rounds: the 0-ply network learns to order a roll's plays as a deeper search does"),
     "calibrate": ("calibrate", "move a network's output biases to the means of rollouts"),
     "level": ("level", "rollout values for the positions ranking rounds never show (backgammon: the opponent on the bar; the nardy games: their self-play)"),

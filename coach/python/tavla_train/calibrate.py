@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from tavla_train import _coach
-from tavla_train.common import VARIANTS, labels_in_chunks, network_inputs, network_judges, selfplay_boards, variant_inputs, write_network
+from tavla_train.common import VARIANTS, labels_in_chunks, network_inputs, network_judges, selfplay_boards, variant_network, write_network
 from tavla_train.tnn import forward, network_bytes, read_network
 
 from tavla_train.paths import ROOT
@@ -79,13 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.positions < 1 or not 1 <= args.trials <= 1_000_000:
         raise SystemExit("--positions must be positive and --trials 1 to 1,000,000")
-    if not args.network.exists():
-        raise SystemExit(f"no network at {args.network}")
-    net = args.network.read_bytes()
+    net = variant_network(args.network, args.variant)
     params = read_network(net)
-    expected = variant_inputs(args.variant)
-    if params[0].shape[0] != expected:
-        raise SystemExit(f"{args.network} is not a {args.variant} network (it has {params[0].shape[0]} inputs, not {expected})")
 
     boards = contact_positions(net, args.positions, args.seed, args.variant)
     tag = hashlib.sha256(net).hexdigest()[:12]

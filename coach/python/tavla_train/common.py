@@ -28,6 +28,19 @@ def variant_inputs(variant: str) -> int:
     return read_network(_coach.td_new_network(variant, 1, 0))[0].shape[0]
 
 
+def variant_network(path: Path, variant: str) -> bytes:
+    """The network file at `path`, refused (SystemExit naming it) where there is none or where its
+    inputs are not `variant`'s."""
+    if not path.exists():
+        raise SystemExit(f"no network at {path}")
+    net = path.read_bytes()
+    inputs, expected = read_network(net)[0].shape[0], variant_inputs(variant)
+    if inputs != expected:
+        raise SystemExit(f"{path} is not a {variant} network's size: it has {inputs} inputs, "
+                         f"not the {expected} of a {variant} network (--variant)")
+    return net
+
+
 def selfplay_boards(net: bytes, variant: str, count: int, seed: int) -> np.ndarray:
     """`count` positions of the network's self-play (`_coach.nn_selfplay_flat`) as flat boards (n, 2, 25)."""
     return np.frombuffer(_coach.nn_selfplay_flat(net, variant, count, seed), dtype=np.int8).reshape(-1, 2, 25)
@@ -77,7 +90,8 @@ def network_judges(variant: str, boards: np.ndarray) -> np.ndarray:
     """Which flat boards a contact network's rounds train it on: not the races left to a race
     network (`race_mask`), nor the bear-offs the exact tables answer, nor finished games."""
     judge = judges(variant, boards)
-    return ~race_mask(variant, boards) & (judge != TABLE) & (judge != FINISHED)
+    trained = [CONTACT] if variant in RACES_LEFT_TO_A_RACE_NETWORK else [CONTACT, RACE]
+    return np.isin(judge, trained)
 
 
 def write_network(path: Path, data: bytes) -> None:

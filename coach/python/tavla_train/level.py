@@ -62,7 +62,7 @@ import numpy as np
 from tavla_train import _coach, rank
 from tavla_train.calibrate import contact_positions
 from tavla_train.common import (VARIANTS, equities, is_race, labels_in_chunks, network_inputs, network_judges, selfplay_boards,
-                                variant_inputs, write_network)
+                                variant_network, write_network)
 from tavla_train.paths import DATA
 from tavla_train.tnn import forward, network_bytes, read_network
 
@@ -177,16 +177,12 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("--positions, --trials, --anchor, --epochs and --batch must be positive, --others not negative")
     if args.rate <= 0 or args.rate_end <= 0:
         raise SystemExit("--rate and --rate-end must be positive")
-    if not args.network.exists():
-        raise SystemExit(f"--network: no network at {args.network}")
     if args.variant != "backgammon" and (args.others or args.extra):
         raise SystemExit(f"--others and --extra are backgammon's: {args.variant}'s level set is all its self-play positions")
     if args.extra and not args.extra.exists():
         raise SystemExit(f"--extra: no file at {args.extra}")
-    net = args.network.read_bytes()
+    net = variant_network(args.network, args.variant)
     params = read_network(net)
-    if params[0].shape[0] != variant_inputs(args.variant):
-        raise SystemExit(f"{args.network} has {params[0].shape[0]} inputs, not a {args.variant} network's")
     args.data.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     tag = hashlib.sha256(net).hexdigest()[:12]

@@ -37,11 +37,10 @@ import numpy as np
 
 from tavla_train import _coach
 from tavla.files import save_npy
-from tavla_train.common import RACE, VARIANTS, judges, labels_in_chunks, selfplay_boards, variant_inputs, write_network
+from tavla_train.common import RACE, VARIANTS, judges, labels_in_chunks, selfplay_boards, variant_network, write_network
 from tavla_train.supervised import train_with_held_out
 
 from tavla_train.paths import DATA, ROOT
-from tavla_train.tnn import read_network
 
 
 def race_positions(net: bytes, args: argparse.Namespace, tag: str) -> np.ndarray:
@@ -84,12 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     if min(args.selfplay, args.trials) < 1 or args.epochs < 0:
         raise SystemExit("--selfplay and --trials must be positive, --epochs not negative")
     network = args.network or ROOT / "weights" / f"{args.variant}.tnn"
-    if not network.exists():
-        raise SystemExit(f"--network: no network at {network}")
-    net = network.read_bytes()
-    inputs = read_network(net)[0].shape[0]
-    if inputs != variant_inputs(args.variant):
-        raise SystemExit(f"{network} has {inputs} inputs, not a {args.variant} network's")
+    net = variant_network(network, args.variant)
     args.data.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     tag = f"{args.variant}-{hashlib.sha256(net).hexdigest()[:12]}-n{args.selfplay}-s{args.seed}"

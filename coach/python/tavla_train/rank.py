@@ -80,7 +80,7 @@ import numpy as np
 from tavla_train import _coach
 from tavla.files import save_npz
 from tavla_train.common import (
-    EQUITY, VARIANTS, equities, labels_in_chunks, network_inputs, plays_of_a_roll, race_mask, selfplay_boards, variant_inputs,
+    EQUITY, VARIANTS, equities, labels_in_chunks, network_inputs, plays_of_a_roll, race_mask, selfplay_boards, variant_network,
     write_network,
 )
 from tavla_train.label import check_teacher_ply
@@ -393,11 +393,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.boundary_sets and args.race is None:
         raise SystemExit("--boundary-set needs the race network: give --race RACE.tnn")
     race = args.race.read_bytes() if args.race else None
-    expected = variant_inputs(args.variant)
     for path in [args.network, *(parse_set(spec)[0] for spec in args.sets + args.boundary_sets)]:
-        inputs = read_network(path.read_bytes())[0].shape[0]
-        if inputs != expected:
-            raise SystemExit(f"{path} has {inputs} inputs, not the {expected} of a {args.variant} network (--variant)")
+        variant_network(path, args.variant)
     args.data.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     sets = [build_set(spec, args) for spec in args.sets]
