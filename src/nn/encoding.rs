@@ -11,11 +11,12 @@
 //! of consecutive points along the other's path (the six-fence threat); then
 //! for each side the hand-made features of [`nardy_features`] (blocks ahead
 //! of the other's checkers, numbers taken away, distance home, race lead) and
-//! whether the game is a pure race.
+//! whether the game is a pure race. Gul bara adds, for each side, what each
+//! number of a cascade can play ([`cascade_features`]).
 
 use crate::error::{Error, Result};
 use crate::nn::features::{self, longest_run};
-use crate::nn::nardy_features;
+use crate::nn::{cascade_features, nardy_features};
 use crate::nn::Mlp;
 use crate::position::{opponent_mask, Position, ME, THEM};
 use crate::variant::Variant;
@@ -27,6 +28,10 @@ const CONTACT_FEATURES: usize = features::COUNT;
 /// longest run (the first generation's 200 inputs), then each side's
 /// [`nardy_features`] and the race flag.
 pub const NARDY_INPUTS: usize = 24 * 4 * 2 + 2 + 2 + 2 + 2 + 2 * nardy_features::COUNT + 1;
+/// Gul bara's inputs: long nardy's, then each side's [`cascade_features`]
+/// (appended, so that a nardy-shaped network widened by zero weights judges
+/// as before).
+pub const GULBARA_INPUTS: usize = NARDY_INPUTS + 2 * cascade_features::COUNT;
 /// Dutch backgammon's and acey-deucey's inputs: backgammon's, then for each
 /// side whether it has checkers in reserve and how many (a fifteenth each).
 /// Without them the network would have to work the reserve out from the
@@ -62,7 +67,8 @@ pub fn input_count(variant: Variant) -> usize {
     match variant {
         Variant::Backgammon => BACKGAMMON_INPUTS,
         Variant::Dutch | Variant::AceyDeucey => RESERVE_GAME_INPUTS,
-        Variant::Nardy | Variant::GulBara => NARDY_INPUTS,
+        Variant::Nardy => NARDY_INPUTS,
+        Variant::GulBara => GULBARA_INPUTS,
     }
 }
 
@@ -252,6 +258,15 @@ fn encode_with(pos: &Position, limit: usize, mut put: impl FnMut(usize, f32)) {
                 k += nardy_features::COUNT;
             }
             put(k, pos.is_race() as u8 as f32);
+            k += 1;
+            if variant == Variant::GulBara {
+                for side in cascade_features::both_sides(pos) {
+                    for (j, v) in side.into_iter().enumerate() {
+                        put(k + j, v);
+                    }
+                    k += cascade_features::COUNT;
+                }
+            }
         }
     }
 }
@@ -289,6 +304,19 @@ mod tests {
         encode(&n, &mut y);
         assert_eq!(&y[92..96], &[1.0, 1.0, 1.0, 3.0]);
         assert_eq!(longest_run(0b0111_0110), 3);
+    }
+
+    #[test]
+    fn gul_bara_ends_with_each_sides_cascade_steps() {
+        let start = Position::start(Rules::gulbara());
+        let mut x = vec![0.0; GULBARA_INPUTS];
+        encode(&start, &mut x);
+        let mut nardy = vec![0.0; NARDY_INPUTS];
+        encode(&Position::start(Rules::nardy()), &mut nardy);
+        // The nardy inputs first, the same for the same board; then every number plays in full.
+        assert_eq!(&x[..NARDY_INPUTS], &nardy[..]);
+        assert_eq!(&x[NARDY_INPUTS..], &[0.0; 2 * cascade_features::COUNT]);
+        assert_eq!(input_count(Variant::GulBara), GULBARA_INPUTS);
     }
 
     #[test]
