@@ -2,6 +2,7 @@
 
     python scripts/benchmark_set.py build --variant nardy --positions 100 --trials 1296 --seed 1
     python scripts/benchmark_set.py build --variant nardy --name nardy-classes --per-class 25 --trials 1296 --seed 3
+    python scripts/benchmark_set.py reroll --variant gulbara --name gulbara-classes --out gulbara-classes-1ply --ply 1 --trials 144 --variance-reduction
     python scripts/benchmark_set.py errors --variant nardy
     python scripts/benchmark_set.py errors --variant nardy --name nardy-classes --network gen1=benches/networks/nardy-gen1.tnn
 
@@ -16,6 +17,11 @@ race, bear-off: `position_class`) from a pool of self-play positions, and rolls
 them out with the engine's own rollout (`Engine.rollout`, 0-ply, whole gul bara
 cascades, both cores), recording each rollout's standard error. Rebuilding a
 set after a new network ships changes its reference, so sets stay as committed.
+
+`reroll` keeps a set's positions and classes and rolls them out again, deeper
+(`--ply 1`: both sides play each move by a 1-ply search) and with variance
+reduction where asked, into a new set `--out`: a reference that no evaluator
+rated on it is deeper than, where the set's own was its network's 0-ply play.
 
 `errors` reports, for each evaluator (the shipped network raw and through the
 engine at 0 and 1 ply, the heuristic, and any `--network LABEL=PATH` file at
@@ -103,6 +109,31 @@ def build_by_class(args: argparse.Namespace) -> tuple[list[dict], str]:
     return entries, f"--per-class {args.per_class} --pool {args.pool}"
 
 
+def reroll(args: argparse.Namespace) -> int:
+    source = json.loads(set_path(args.name or args.variant).read_text())
+    if source["variant"] != args.variant:
+        raise SystemExit(f"{set_path(args.name or args.variant)} is a {source['variant']} set, not {args.variant}")
+    chosen = [(e.get("class"), tavla.Position.from_arrays(args.variant, e["mine"], e["theirs"])) for e in source["positions"]]
+    engine = tavla.Engine(args.variant, ply=0)
+    entries = roll_out(args, chosen, lambda p, seed: engine.rollout(
+        p, trials=args.trials, seed=seed, threads=args.threads, ply=args.ply,
+        variance_reduction=args.variance_reduction).to_dict())
+    doc = {
+        "variant": args.variant,
+        "made_by": f"python scripts/benchmark_set.py reroll --variant {args.variant} --name {args.name or args.variant} "
+        f"--out {args.out} --ply {args.ply} --trials {args.trials} --seed {args.seed}"
+        + (" --variance-reduction" if args.variance_reduction else ""),
+        "positions_from": source["made_by"],
+        "trials": args.trials,
+        "ply": args.ply,
+        "variance_reduction": args.variance_reduction,
+        "positions": entries,
+    }
+    write_atomic(set_path(args.out), json.dumps(doc, indent=0))
+    print(f"wrote {set_path(args.out)}")
+    return 0
+
+
 def roll_out(args: argparse.Namespace, chosen: list[tuple[str | None, tavla.Position]],
              rollout: Callable[[tavla.Position, int], dict]) -> list[dict]:
     """The set's entries: each (class or None, position) with its rollout, seeded by its place."""
@@ -140,7 +171,8 @@ def errors(args: argparse.Namespace) -> int:
     # The sets built with --positions have no classes: "all" is their only column.
     classes = [c for c in CLASSES if any(k == c for *_, k in rows)]
     noise = sum(se * se for *_, se, _ in rows) / len(rows)
-    print(f"{args.variant}: {len(rows)} positions, rollouts of {doc['trials']} trials, "
+    depth = f"{doc.get('ply', 0)}-ply" + (", variance reduction" if doc.get("variance_reduction") else "")
+    print(f"{args.variant}: {len(rows)} positions, rollouts of {doc['trials']} trials ({depth}), "
           f"mean standard error {sum(se for *_, se, _ in rows) / len(rows):.4f}")
     print(f"  {'evaluator':28} {'all':>7} " + " ".join(f"{c:>8}" for c in classes) + "  rms-noise   time")
     for name, fn in evaluators(args.variant, args.network).items():
@@ -167,12 +199,21 @@ def main() -> int:
     b.add_argument("--trials", type=int, default=648)
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--threads", type=int, default=0, help="rollout threads with --per-class (0: all cores)")
+    r = sub.add_parser("reroll", help="roll a set's positions out again, deeper, into a new set")
+    r.add_argument("--variant", required=True, choices=tavla.VARIANTS)
+    r.add_argument("--name", help="the set to take the positions from (default: the variant)")
+    r.add_argument("--out", required=True, help="the new set's file name under benches/positions")
+    r.add_argument("--ply", type=int, default=1, choices=(0, 1, 2), help="the rollout players' search depth")
+    r.add_argument("--trials", type=int, default=144)
+    r.add_argument("--variance-reduction", action="store_true", help="take each roll's luck out (gnubg's method)")
+    r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--threads", type=int, default=0, help="rollout threads (0: all cores)")
     e = sub.add_parser("errors")
     e.add_argument("--variant", required=True, choices=tavla.VARIANTS)
     e.add_argument("--name", help="the set's file name under benches/positions (default: the variant)")
     e.add_argument("--network", action="append", default=[], metavar="LABEL=PATH", help="another network file to rate")
     args = p.parse_args()
-    return build(args) if args.command == "build" else errors(args)
+    return {"build": build, "reroll": reroll, "errors": errors}[args.command](args)
 
 
 if __name__ == "__main__":
