@@ -20,8 +20,9 @@ set after a new network ships changes its reference, so sets stay as committed.
 
 `reroll` keeps a set's positions and classes and rolls them out again, deeper
 (`--ply 1`: both sides play each move by a 1-ply search) and with variance
-reduction where asked, into a new set `--out`: a reference that no evaluator
-rated on it is deeper than, where the set's own was its network's 0-ply play.
+reduction where asked, into a new set `--out` (never over the set it reads):
+with 1-ply players, a reference deeper than any 0- or 1-ply evaluation rated
+on it, where a set built here has its network's 0-ply play as its reference.
 
 `errors` reports, for each evaluator (the shipped network raw and through the
 engine at 0 and 1 ply, the heuristic, and any `--network LABEL=PATH` file at
@@ -110,6 +111,8 @@ def build_by_class(args: argparse.Namespace) -> tuple[list[dict], str]:
 
 
 def reroll(args: argparse.Namespace) -> int:
+    if args.out == (args.name or args.variant):
+        raise SystemExit(f"--out {args.out} would overwrite the set it rolls out again: name a new set")
     source = json.loads(set_path(args.name or args.variant).read_text())
     if source["variant"] != args.variant:
         raise SystemExit(f"{set_path(args.name or args.variant)} is a {source['variant']} set, not {args.variant}")

@@ -53,6 +53,9 @@ def test_reroll_keeps_the_positions_and_classes_and_records_how_it_rolled(sets: 
     assert "rollouts of 8 trials (1-ply, variance reduction)" in capsys.readouterr().out
 
 
-def test_reroll_refuses_a_set_of_another_variant(sets: Path) -> None:
+def test_reroll_refuses_a_set_of_another_variant_and_its_own_name(sets: Path) -> None:
     with pytest.raises(SystemExit, match="is a gulbara set, not nardy"):
         bs.reroll(reroll_args(variant="nardy"))
+    with pytest.raises(SystemExit, match="would overwrite the set it rolls out again"):
+        bs.reroll(reroll_args(out="tiny"))
+    assert json.loads((sets / "tiny.json").read_text())["made_by"] == "by hand"
