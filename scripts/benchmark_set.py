@@ -80,9 +80,27 @@ def build(args: argparse.Namespace) -> int:
         "trials": args.trials,
         "positions": entries,
     }
+    write_set(name, doc)
+    return 0
+
+
+def write_set(name: str, doc: dict) -> None:
     write_atomic(set_path(name), json.dumps(doc, indent=0))
     print(f"wrote {set_path(name)}")
-    return 0
+
+
+def read_set(variant: str, name: str) -> tuple[dict, list[tuple[str | None, tavla.Position]]]:
+    """The set `name` (refused where it is another variant's) and its (class or None, position) pairs."""
+    doc = json.loads(set_path(name).read_text())
+    if doc["variant"] != variant:
+        raise SystemExit(f"{set_path(name)} is a {doc['variant']} set, not {variant}")
+    return doc, [(e.get("class"), tavla.Position.from_arrays(variant, e["mine"], e["theirs"])) for e in doc["positions"]]
+
+
+def engine_rollout(args: argparse.Namespace, **options: object) -> Callable[[tavla.Position, int], dict]:
+    """`Engine.rollout` of --trials on --threads (0-ply players unless `options` say otherwise), as a dict."""
+    engine = tavla.Engine(args.variant, ply=0)
+    return lambda p, seed: engine.rollout(p, trials=args.trials, seed=seed, threads=args.threads, **options).to_dict()
 
 
 def build_first(args: argparse.Namespace) -> tuple[list[dict], str]:
@@ -105,25 +123,19 @@ def build_by_class(args: argparse.Namespace) -> tuple[list[dict], str]:
         if len(by_class[c]) < args.per_class:
             raise SystemExit(f"only {len(by_class[c])} {c} positions in a pool of {args.pool}: raise --pool")
         chosen += [(c, p) for p in rng.sample(by_class[c], args.per_class)]
-    engine = tavla.Engine(args.variant, ply=0)
-    entries = roll_out(args, chosen, lambda p, seed: engine.rollout(p, trials=args.trials, seed=seed, threads=args.threads).to_dict())
+    entries = roll_out(args, chosen, engine_rollout(args))
     return entries, f"--per-class {args.per_class} --pool {args.pool}"
 
 
 def reroll(args: argparse.Namespace) -> int:
-    if args.out == (args.name or args.variant):
+    name = args.name or args.variant
+    if args.out == name:
         raise SystemExit(f"--out {args.out} would overwrite the set it rolls out again: name a new set")
-    source = json.loads(set_path(args.name or args.variant).read_text())
-    if source["variant"] != args.variant:
-        raise SystemExit(f"{set_path(args.name or args.variant)} is a {source['variant']} set, not {args.variant}")
-    chosen = [(e.get("class"), tavla.Position.from_arrays(args.variant, e["mine"], e["theirs"])) for e in source["positions"]]
-    engine = tavla.Engine(args.variant, ply=0)
-    entries = roll_out(args, chosen, lambda p, seed: engine.rollout(
-        p, trials=args.trials, seed=seed, threads=args.threads, ply=args.ply,
-        variance_reduction=args.variance_reduction).to_dict())
+    source, chosen = read_set(args.variant, name)
+    entries = roll_out(args, chosen, engine_rollout(args, ply=args.ply, variance_reduction=args.variance_reduction))
     doc = {
         "variant": args.variant,
-        "made_by": f"python scripts/benchmark_set.py reroll --variant {args.variant} --name {args.name or args.variant} "
+        "made_by": f"python scripts/benchmark_set.py reroll --variant {args.variant} --name {name} "
         f"--out {args.out} --ply {args.ply} --trials {args.trials} --seed {args.seed}"
         + (" --variance-reduction" if args.variance_reduction else ""),
         "positions_from": source["made_by"],
@@ -132,8 +144,7 @@ def reroll(args: argparse.Namespace) -> int:
         "variance_reduction": args.variance_reduction,
         "positions": entries,
     }
-    write_atomic(set_path(args.out), json.dumps(doc, indent=0))
-    print(f"wrote {set_path(args.out)}")
+    write_set(args.out, doc)
     return 0
 
 
@@ -166,11 +177,9 @@ def evaluators(variant: str, networks: list[str]) -> dict[str, Callable[[tavla.P
 
 
 def errors(args: argparse.Namespace) -> int:
-    doc = json.loads(set_path(args.name or args.variant).read_text())
-    rows = []
-    for e in doc["positions"]:
-        pos = tavla.Position.from_arrays(args.variant, e["mine"], e["theirs"])
-        rows.append((pos, e["rollout"]["equity"], e["rollout"].get("equity_error", 0.0), e.get("class", "all")))
+    doc, positions = read_set(args.variant, args.name or args.variant)
+    rows = [(pos, e["rollout"]["equity"], e["rollout"].get("equity_error", 0.0), c or "all")
+            for (c, pos), e in zip(positions, doc["positions"])]
     # The sets built with --positions have no classes: "all" is their only column.
     classes = [c for c in CLASSES if any(k == c for *_, k in rows)]
     noise = sum(se * se for *_, se, _ in rows) / len(rows)
