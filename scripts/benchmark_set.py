@@ -2,6 +2,7 @@
 
     python scripts/benchmark_set.py build --variant nardy --positions 100 --trials 1296 --seed 1
     python scripts/benchmark_set.py build --variant nardy --name nardy-classes --per-class 25 --trials 1296 --seed 3
+    python scripts/benchmark_set.py reroll --variant gulbara --name gulbara-classes --out gulbara-classes-1ply --ply 1 --trials 144 --variance-reduction
     python scripts/benchmark_set.py errors --variant nardy
     python scripts/benchmark_set.py errors --variant nardy --name nardy-classes --network gen1=benches/networks/nardy-gen1.tnn
 
@@ -16,6 +17,12 @@ race, bear-off: `position_class`) from a pool of self-play positions, and rolls
 them out with the engine's own rollout (`Engine.rollout`, 0-ply, whole gul bara
 cascades, both cores), recording each rollout's standard error. Rebuilding a
 set after a new network ships changes its reference, so sets stay as committed.
+
+`reroll` keeps a set's positions and classes and rolls them out again, deeper
+(`--ply 1`: both sides play each move by a 1-ply search) and with variance
+reduction where asked, into a new set `--out` (never over the set it reads):
+with 1-ply players, a reference deeper than any 0- or 1-ply evaluation rated
+on it, where a set built here has its network's 0-ply play as its reference.
 
 `errors` reports, for each evaluator (the shipped network raw and through the
 engine at 0 and 1 ply, the heuristic, and any `--network LABEL=PATH` file at
@@ -73,9 +80,27 @@ def build(args: argparse.Namespace) -> int:
         "trials": args.trials,
         "positions": entries,
     }
+    write_set(name, doc)
+    return 0
+
+
+def write_set(name: str, doc: dict) -> None:
     write_atomic(set_path(name), json.dumps(doc, indent=0))
     print(f"wrote {set_path(name)}")
-    return 0
+
+
+def read_set(variant: str, name: str) -> tuple[dict, list[tuple[str | None, tavla.Position]]]:
+    """The set `name` (refused where it is another variant's) and its (class or None, position) pairs."""
+    doc = json.loads(set_path(name).read_text())
+    if doc["variant"] != variant:
+        raise SystemExit(f"{set_path(name)} is a {doc['variant']} set, not {variant}")
+    return doc, [(e.get("class"), tavla.Position.from_arrays(variant, e["mine"], e["theirs"])) for e in doc["positions"]]
+
+
+def engine_rollout(args: argparse.Namespace, **options: object) -> Callable[[tavla.Position, int], dict]:
+    """`Engine.rollout` of --trials on --threads (0-ply players unless `options` say otherwise), as a dict."""
+    engine = tavla.Engine(args.variant, ply=0)
+    return lambda p, seed: engine.rollout(p, trials=args.trials, seed=seed, threads=args.threads, **options).to_dict()
 
 
 def build_first(args: argparse.Namespace) -> tuple[list[dict], str]:
@@ -98,9 +123,29 @@ def build_by_class(args: argparse.Namespace) -> tuple[list[dict], str]:
         if len(by_class[c]) < args.per_class:
             raise SystemExit(f"only {len(by_class[c])} {c} positions in a pool of {args.pool}: raise --pool")
         chosen += [(c, p) for p in rng.sample(by_class[c], args.per_class)]
-    engine = tavla.Engine(args.variant, ply=0)
-    entries = roll_out(args, chosen, lambda p, seed: engine.rollout(p, trials=args.trials, seed=seed, threads=args.threads).to_dict())
+    entries = roll_out(args, chosen, engine_rollout(args))
     return entries, f"--per-class {args.per_class} --pool {args.pool}"
+
+
+def reroll(args: argparse.Namespace) -> int:
+    name = args.name or args.variant
+    if args.out == name:
+        raise SystemExit(f"--out {args.out} would overwrite the set it rolls out again: name a new set")
+    source, chosen = read_set(args.variant, name)
+    entries = roll_out(args, chosen, engine_rollout(args, ply=args.ply, variance_reduction=args.variance_reduction))
+    doc = {
+        "variant": args.variant,
+        "made_by": f"python scripts/benchmark_set.py reroll --variant {args.variant} --name {name} "
+        f"--out {args.out} --ply {args.ply} --trials {args.trials} --seed {args.seed}"
+        + (" --variance-reduction" if args.variance_reduction else ""),
+        "positions_from": source["made_by"],
+        "trials": args.trials,
+        "ply": args.ply,
+        "variance_reduction": args.variance_reduction,
+        "positions": entries,
+    }
+    write_set(args.out, doc)
+    return 0
 
 
 def roll_out(args: argparse.Namespace, chosen: list[tuple[str | None, tavla.Position]],
@@ -132,15 +177,14 @@ def evaluators(variant: str, networks: list[str]) -> dict[str, Callable[[tavla.P
 
 
 def errors(args: argparse.Namespace) -> int:
-    doc = json.loads(set_path(args.name or args.variant).read_text())
-    rows = []
-    for e in doc["positions"]:
-        pos = tavla.Position.from_arrays(args.variant, e["mine"], e["theirs"])
-        rows.append((pos, e["rollout"]["equity"], e["rollout"].get("equity_error", 0.0), e.get("class", "all")))
+    doc, positions = read_set(args.variant, args.name or args.variant)
+    rows = [(pos, e["rollout"]["equity"], e["rollout"].get("equity_error", 0.0), c or "all")
+            for (c, pos), e in zip(positions, doc["positions"])]
     # The sets built with --positions have no classes: "all" is their only column.
     classes = [c for c in CLASSES if any(k == c for *_, k in rows)]
     noise = sum(se * se for *_, se, _ in rows) / len(rows)
-    print(f"{args.variant}: {len(rows)} positions, rollouts of {doc['trials']} trials, "
+    depth = f"{doc.get('ply', 0)}-ply" + (", variance reduction" if doc.get("variance_reduction") else "")
+    print(f"{args.variant}: {len(rows)} positions, rollouts of {doc['trials']} trials ({depth}), "
           f"mean standard error {sum(se for *_, se, _ in rows) / len(rows):.4f}")
     print(f"  {'evaluator':28} {'all':>7} " + " ".join(f"{c:>8}" for c in classes) + "  rms-noise   time")
     for name, fn in evaluators(args.variant, args.network).items():
@@ -167,12 +211,21 @@ def main() -> int:
     b.add_argument("--trials", type=int, default=648)
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--threads", type=int, default=0, help="rollout threads with --per-class (0: all cores)")
+    r = sub.add_parser("reroll", help="roll a set's positions out again, deeper, into a new set")
+    r.add_argument("--variant", required=True, choices=tavla.VARIANTS)
+    r.add_argument("--name", help="the set to take the positions from (default: the variant)")
+    r.add_argument("--out", required=True, help="the new set's file name under benches/positions")
+    r.add_argument("--ply", type=int, default=1, choices=(0, 1, 2), help="the rollout players' search depth")
+    r.add_argument("--trials", type=int, default=144)
+    r.add_argument("--variance-reduction", action="store_true", help="take each roll's luck out (gnubg's method)")
+    r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--threads", type=int, default=0, help="rollout threads (0: all cores)")
     e = sub.add_parser("errors")
     e.add_argument("--variant", required=True, choices=tavla.VARIANTS)
     e.add_argument("--name", help="the set's file name under benches/positions (default: the variant)")
     e.add_argument("--network", action="append", default=[], metavar="LABEL=PATH", help="another network file to rate")
     args = p.parse_args()
-    return build(args) if args.command == "build" else errors(args)
+    return {"build": build, "reroll": reroll, "errors": errors}[args.command](args)
 
 
 if __name__ == "__main__":
