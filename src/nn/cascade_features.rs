@@ -25,25 +25,10 @@ const STEP_MOVES: u32 = 4;
 /// and the inputs are zero, which the network's sparse first layer skips. A
 /// side with every checker home can always play (bear off or move), so none
 /// of its numbers falls short, as in the nardy features' blocked numbers.
-pub fn both_sides(pos: &Position) -> [[f32; COUNT]; 2] {
-    // Every evaluation of gul bara counts these: with the CPU's popcount
-    // instruction they cost half as much as with the portable bit count.
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("popcnt") {
-        // SAFETY: the CPU has just been checked to have POPCNT.
-        return unsafe { both_sides_popcnt(pos) };
-    }
-    both_sides_portable(pos)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt")]
-unsafe fn both_sides_popcnt(pos: &Position) -> [[f32; COUNT]; 2] {
-    both_sides_portable(pos)
-}
-
 #[inline(always)]
-fn both_sides_portable(pos: &Position) -> [[f32; COUNT]; 2] {
+pub fn both_sides(pos: &Position) -> [[f32; COUNT]; 2] {
+    // Inlined into the encoder, which has the CPU's bit-count instruction
+    // where there is one: these count bits for every number of both sides.
     [side_shortfalls(pos, ME), side_shortfalls(pos, THEM)]
 }
 
@@ -61,23 +46,6 @@ fn side_shortfalls(pos: &Position, side: usize) -> [f32; COUNT] {
     let mine = own(pos.occupied(side));
     let stacked = own(pos.stacked(side));
     let open = !own(pos.occupied(1 - side));
-    // Checkers on the points of `bits`, counted up to what a step needs: a
-    // point holds one, a stacked point two or more, and only where that does
-    // not settle it are the counts read.
-    let checkers_on = |bits: u32, needed: u32| {
-        let least = bits.count_ones() + (bits & stacked).count_ones();
-        if least >= needed {
-            return needed;
-        }
-        let mut n = 0;
-        let mut rest = bits & stacked;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            n += pos.count(side, if side == ME { i } else { opponent_index(variant, i) }) as u32;
-        }
-        (n + (bits & !stacked).count_ones()).min(needed)
-    };
     for (slot, d) in out.iter_mut().zip(1u32..) {
         // Checkers still stepping after k steps of d: each landing open and
         // on the board (bearing off waits until all are home).
@@ -88,7 +56,7 @@ fn side_shortfalls(pos: &Position, side: usize) -> [f32; COUNT] {
             if stepping == 0 {
                 break;
             }
-            moves += checkers_on(stepping, STEP_MOVES - moves);
+            moves += checkers_on(pos, side, stepping, stacked, STEP_MOVES - moves);
             if moves == STEP_MOVES {
                 break;
             }
@@ -96,6 +64,27 @@ fn side_shortfalls(pos: &Position, side: usize) -> [f32; COUNT] {
         *slot = (STEP_MOVES - moves) as f32 / STEP_MOVES as f32;
     }
     out
+}
+
+/// `side`'s checkers on the points of `bits` (in its own numbering; `stacked`
+/// its points of two or more there), counted up to the `needed` a step
+/// still lacks: a point holds one, a stacked point two or more, and only
+/// where that does not settle it are the counts read.
+#[inline(always)]
+fn checkers_on(pos: &Position, side: usize, bits: u32, stacked: u32, needed: u32) -> u32 {
+    let least = bits.count_ones() + (bits & stacked).count_ones();
+    if least >= needed {
+        return needed;
+    }
+    let variant = pos.variant();
+    let mut n = 0;
+    let mut rest = bits & stacked;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        n += pos.count(side, if side == ME { i } else { opponent_index(variant, i) }) as u32;
+    }
+    (n + (bits & !stacked).count_ones()).min(needed)
 }
 
 #[cfg(test)]

@@ -131,6 +131,7 @@ fn weighted_rolls() -> impl Iterator<Item = (u8, u8, u32)> {
 }
 
 /// The longest run of set bits in a mask, without wrapping.
+#[inline(always)]
 pub fn longest_run(mask: u32) -> u32 {
     let mut m = mask;
     let mut run = 0;

@@ -221,52 +221,11 @@ impl Mlp {
         }
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has just been checked to have AVX2.
-            return unsafe { self.evaluate_blocks_avx2(sums, rest) };
+            // SAFETY: the CPU has just been checked to have AVX2; `hidden` is a
+            // multiple of BLOCK (above) and `sums` has `hidden` entries (asserted).
+            return unsafe { self.blocks_avx2_widest(sums, rest) };
         }
         self.evaluate_blocks(sums, rest)
-    }
-
-    /// [`Mlp::evaluate_blocks`] in AVX2 intrinsics: the same operations in
-    /// the same order on eight lanes at a time (no fused multiply-adds), so
-    /// the same bits (tested).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn evaluate_blocks_avx2(&self, start: &[f32], active: &[(u32, f32)]) -> [f32; OUTPUTS] {
-        use std::arch::x86_64::*;
-        debug_assert!(self.hidden.is_multiple_of(BLOCK) && self.w1.len() == self.inputs * self.hidden);
-        debug_assert_eq!(start.len(), self.hidden);
-        debug_assert!(active.iter().all(|&(i, _)| (i as usize) < self.inputs));
-        let w1 = self.w1.as_ptr();
-        let mut acc = [_mm256_setzero_ps(); OUTPUTS];
-        for b in 0..self.hidden / BLOCK {
-            // In bounds: start has `hidden` sums (checked by the caller).
-            let bias = start.as_ptr().add(b * BLOCK);
-            let mut s = [_mm256_loadu_ps(bias), _mm256_loadu_ps(bias.add(8)), _mm256_loadu_ps(bias.add(16)), _mm256_loadu_ps(bias.add(24))];
-            for &(i, v) in active {
-                // In bounds: i < inputs (the encoder's inputs), b * BLOCK + 32 <= hidden.
-                let w = w1.add(i as usize * self.hidden + b * BLOCK);
-                let v = _mm256_set1_ps(v);
-                for (k, sk) in s.iter_mut().enumerate() {
-                    *sk = _mm256_add_ps(*sk, _mm256_mul_ps(v, _mm256_loadu_ps(w.add(8 * k))));
-                }
-            }
-            let mut h = s;
-            for hk in h.iter_mut() {
-                *hk = sigmoid_avx2(*hk);
-            }
-            for (o, a) in acc.iter_mut().enumerate() {
-                let row = self.w2.as_ptr().add(o * self.hidden + b * BLOCK);
-                for (k, hk) in h.iter().enumerate() {
-                    *a = _mm256_add_ps(*a, _mm256_mul_ps(_mm256_loadu_ps(row.add(8 * k)), *hk));
-                }
-            }
-        }
-        let mut lanes = [[0f32; LANES]; OUTPUTS];
-        for (l, a) in lanes.iter_mut().zip(acc) {
-            _mm256_storeu_ps(l.as_mut_ptr(), a);
-        }
-        self.outputs(&lanes)
     }
 
     /// [`Mlp::evaluate_sparse`] for the blocked shapes: each block of hidden
@@ -345,21 +304,42 @@ impl Mlp {
     #[target_feature(enable = "avx2")]
     unsafe fn outputs_from_sums_plus_avx2(&self, base: &[f32], difference: &[(u32, f32)]) -> [f32; OUTPUTS] {
         if self.hidden.is_multiple_of(4 * LANES) {
-            self.sibling_blocks_avx2::<4>(base, difference)
+            self.blocks_avx2_widest(base, difference)
         } else if self.hidden.is_multiple_of(2 * LANES) {
-            self.sibling_blocks_avx2::<2>(base, difference)
+            self.blocks_avx2::<2>(base, difference)
         } else {
-            self.sibling_blocks_avx2::<1>(base, difference)
+            self.blocks_avx2::<1>(base, difference)
         }
     }
 
-    /// [`Mlp::outputs_from_sums_plus_avx2`] with `N` registers (`N * LANES`
-    /// hidden units, which divides `hidden`) a block. Per unit: the same
-    /// adds in the same order; per output lane: the units in the same order.
+    /// [`Mlp::blocks_avx2`] with the widest block `hidden` allows, of the
+    /// shapes whose `hidden` is a multiple of four registers: eight registers
+    /// (64 units) where it divides `hidden`. Each input's add waits for the
+    /// one before on the same unit (a few cycles), so the more independent
+    /// units a block keeps in flight the less the adds wait.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn blocks_avx2_widest(&self, base: &[f32], difference: &[(u32, f32)]) -> [f32; OUTPUTS] {
+        if self.hidden.is_multiple_of(8 * LANES) {
+            self.blocks_avx2::<8>(base, difference)
+        } else {
+            self.blocks_avx2::<4>(base, difference)
+        }
+    }
+
+    /// The outputs of the hidden sums `base` plus the inputs `difference`, in
+    /// AVX2 intrinsics with `N` registers (`N * LANES` hidden units, which
+    /// divides `hidden`) a block, each block's sums kept in registers from
+    /// `base` to its share of the outputs: a whole pass from a prefix's sums
+    /// ([`Mlp::evaluate_sparse_after`]) or a sibling's from its parent's
+    /// ([`Mlp::outputs_from_sums_plus`]). Per unit: the same adds in the same
+    /// order; per output lane: the units in the same order, whatever `N`
+    /// (no fused multiply-adds), so the same bits as [`Mlp::evaluate_blocks`]
+    /// (tested).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     #[inline]
-    unsafe fn sibling_blocks_avx2<const N: usize>(&self, base: &[f32], difference: &[(u32, f32)]) -> [f32; OUTPUTS] {
+    unsafe fn blocks_avx2<const N: usize>(&self, base: &[f32], difference: &[(u32, f32)]) -> [f32; OUTPUTS] {
         use std::arch::x86_64::*;
         let (w1, w2, hidden) = (self.w1.as_ptr(), self.w2.as_ptr(), self.hidden);
         let mut acc = [_mm256_setzero_ps(); OUTPUTS];

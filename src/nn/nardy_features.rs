@@ -29,10 +29,14 @@ pub fn features(pos: &Position) -> [f32; COUNT] {
 /// [`Position::pips`]), each as [`features`] gives them for the player on
 /// roll of its own view: the opponent's are those of `pos.flip()`, found
 /// without flipping (the encoder asks for both at every evaluation).
+#[inline(always)]
 pub fn both_sides(pos: &Position, pips: [u32; 2]) -> [[f32; COUNT]; 2] {
-    [ME, THEM].map(|side| side_features(pos, pips, side))
+    // Not `.map`: that call is not inlined, and the encoder needs these
+    // inlined to count bits with the CPU's instructions.
+    [side_features(pos, pips, ME), side_features(pos, pips, THEM)]
 }
 
+#[inline(always)]
 fn side_features(pos: &Position, pips: [u32; 2], side: usize) -> [f32; COUNT] {
     let view = SideView { pos, side };
     let (run_ahead, trapped) = view.blocking();
@@ -60,6 +64,7 @@ struct SideView<'a> {
 
 impl SideView<'_> {
     /// `side`'s occupied points in the numbering of `numbering`.
+    #[inline(always)]
     fn occupied_in(&self, side: usize, numbering: usize) -> u32 {
         let mask = self.pos.occupied(side);
         if numbering == ME {
@@ -70,6 +75,7 @@ impl SideView<'_> {
     }
 
     /// `side`'s checkers on point index `i` of its own numbering.
+    #[inline(always)]
     fn count_own(&self, side: usize, i: usize) -> u8 {
         let i = if side == ME { i } else { opponent_index(self.pos.variant(), i) };
         self.pos.count(side, i)
@@ -79,6 +85,7 @@ impl SideView<'_> {
     /// its rearmost checker (the only points that can stop anything), and its
     /// checkers with a run of at least [`TRAPPING_RUN`] of my points ahead of
     /// them, each weighted by that run's length in sixths.
+    #[inline(always)]
     fn blocking(&self) -> (u32, f32) {
         let other = 1 - self.side;
         // Both in the opponent's numbering: it moves from bit 23 down to bit 0.
@@ -108,6 +115,7 @@ impl SideView<'_> {
     /// (the opponent's points take them away; bearing off is left out), and
     /// how many (point, number) moves are open. Once all my checkers are home
     /// a number can always bear off or move, so none counts as blocked.
+    #[inline(always)]
     fn mobility(&self) -> (u32, u32) {
         let mine = self.occupied_in(self.side, self.side);
         let open = !self.occupied_in(1 - self.side, self.side);
@@ -127,6 +135,7 @@ impl SideView<'_> {
 
     /// My checkers outside my home, and the pips they need to reach it (270
     /// at the start).
+    #[inline(always)]
     fn distance_to_home(&self) -> (u32, u32) {
         let mut outside = self.occupied_in(self.side, self.side) & !HOME_MASK;
         let (mut checkers, mut pips) = (0, 0);
@@ -143,6 +152,7 @@ impl SideView<'_> {
 
 /// The race lead as a share of my own pip count, within -1..1: 10 pips ahead
 /// decides a race at 30 pips and not at 200.
+#[inline(always)]
 fn race_lead(my_pips: u32, their_pips: u32) -> f32 {
     let lead = their_pips as f32 - my_pips as f32;
     (lead / my_pips.max(1) as f32).clamp(-1.0, 1.0)
