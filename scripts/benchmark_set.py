@@ -29,6 +29,10 @@ engine at 0 and 1 ply, the heuristic, and any `--network LABEL=PATH` file at
 0 and 1 ply), the mean absolute error of its cubeless equity against the
 rollouts, by class, and the root mean square error with the rollouts' own
 noise taken out (sqrt(mean err^2 - mean se^2)), the same positions every time.
+With `--against LABEL` (an evaluator's name as printed, e.g. "Engine gen2 ply 0")
+each row also gives its absolute error less that evaluator's, position by
+position, averaged with a 95% interval: two networks' errors on the same
+positions differ by far less noise than either error has.
 """
 
 from __future__ import annotations
@@ -186,16 +190,31 @@ def errors(args: argparse.Namespace) -> int:
     depth = f"{doc.get('ply', 0)}-ply" + (", variance reduction" if doc.get("variance_reduction") else "")
     print(f"{args.variant}: {len(rows)} positions, rollouts of {doc['trials']} trials ({depth}), "
           f"mean standard error {sum(se for *_, se, _ in rows) / len(rows):.4f}")
-    print(f"  {'evaluator':28} {'all':>7} " + " ".join(f"{c:>8}" for c in classes) + "  rms-noise   time")
-    for name, fn in evaluators(args.variant, args.network).items():
+    judges = evaluators(args.variant, args.network)
+    against = getattr(args, "against", None)
+    if against is not None and against not in judges:
+        raise SystemExit(f"--against {against!r}: no such evaluator (one of {', '.join(judges)})")
+    base = [abs(judges[against](p) - truth) for p, truth, _, _ in rows] if against else []
+    print(f"  {'evaluator':28} {'all':>7} " + " ".join(f"{c:>8}" for c in classes) + "  rms-noise   time"
+          + (f"  less {against}" if against else ""))
+    for name, fn in judges.items():
         start = time.perf_counter()
         errs = [(fn(p) - truth, c) for p, truth, _, c in rows]
         mean_abs = sum(abs(e) for e, _ in errs) / len(errs)
         per_class = [sum(abs(e) for e, k in errs if k == c) / sum(1 for _, k in errs if k == c) for c in classes]
         denoised = math.sqrt(max(0.0, sum(e * e for e, _ in errs) / len(errs) - noise))
         print(f"  {name:28} {mean_abs:7.4f} " + " ".join(f"{x:8.4f}" for x in per_class)
-              + f"  {denoised:9.4f}  {time.perf_counter() - start:5.1f}s")
+              + f"  {denoised:9.4f}  {time.perf_counter() - start:5.1f}s"
+              + (f"  {paired_difference([abs(e) for e, _ in errs], base)}" if against else ""))
     return 0
+
+
+def paired_difference(errors: list[float], base: list[float]) -> str:
+    """The mean of `errors` less `base`, position by position, with its 95% interval."""
+    d = [e - b for e, b in zip(errors, base)]
+    mean = sum(d) / len(d)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1)) if len(d) > 1 else 0.0
+    return f"{mean:+.4f} ± {1.96 * sd / math.sqrt(len(d)):.4f}"
 
 
 def main() -> int:
@@ -224,6 +243,7 @@ def main() -> int:
     e.add_argument("--variant", required=True, choices=tavla.VARIANTS)
     e.add_argument("--name", help="the set's file name under benches/positions (default: the variant)")
     e.add_argument("--network", action="append", default=[], metavar="LABEL=PATH", help="another network file to rate")
+    e.add_argument("--against", metavar="EVALUATOR", help="also each row's error less this evaluator's, paired by position")
     args = p.parse_args()
     return {"build": build, "reroll": reroll, "errors": errors}[args.command](args)
 

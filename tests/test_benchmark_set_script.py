@@ -51,6 +51,13 @@ def test_reroll_keeps_the_positions_and_classes_and_records_how_it_rolled(sets: 
     # `errors` reads the new set and names its depth.
     assert bs.errors(argparse.Namespace(variant="gulbara", name="tiny-deep", network=[])) == 0
     assert "rollouts of 8 trials (1-ply, variance reduction)" in capsys.readouterr().out
+    # Paired against an evaluator: that evaluator less itself is exactly zero; a name not rated is refused.
+    assert bs.errors(argparse.Namespace(variant="gulbara", name="tiny-deep", network=[], against="Engine network ply 0")) == 0
+    out = capsys.readouterr().out
+    assert "less Engine network ply 0" in out
+    assert [line for line in out.splitlines() if "Engine network ply 0 " in line][0].endswith("+0.0000 ± 0.0000")
+    with pytest.raises(SystemExit, match="no such evaluator"):
+        bs.errors(argparse.Namespace(variant="gulbara", name="tiny-deep", network=[], against="Engine nothing ply 0"))
 
 
 def test_reroll_refuses_a_set_of_another_variant_and_its_own_name(sets: Path) -> None:

@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # `python -m tavla_train STAGE`: each stage's command; PREFIX counts it with --network NET.
 STAGE = [sys.executable, "-m", "tavla_train"]
 PREFIX = len(STAGE) + 3
+# Each nardy game's inputs: long nardy's hand-made ones; gul bara adds its cascade inputs.
+INPUTS = {"nardy": 215, "gulbara": 227}
 
 
 @pytest.fixture(scope="module")
@@ -412,7 +414,7 @@ def test_ranking_script_trains_the_nardy_games_networks(variant: str, tmp_path: 
     bg.write_bytes(_coach.td_new_network("backgammon", 8, 3))
     wrong = subprocess.run(cmd[:PREFIX] + ["--variant", variant, "--set", f"{bg}:300:4:3:4", "--out", str(out)],
                            capture_output=True, text=True)
-    assert wrong.returncode != 0 and f"not the 215 of a {variant} network" in wrong.stderr, wrong.stderr
+    assert wrong.returncode != 0 and f"not the {INPUTS[variant]} of a {variant} network" in wrong.stderr, wrong.stderr
     raced = subprocess.run(cmd + ["--race", str(start)], capture_output=True, text=True)
     assert raced.returncode != 0 and "backgammon's" in raced.stderr, raced.stderr
 

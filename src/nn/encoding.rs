@@ -16,8 +16,8 @@
 
 use crate::error::{Error, Result};
 use crate::nn::features::{self, longest_run};
-use crate::nn::{cascade_features, nardy_features};
 use crate::nn::Mlp;
+use crate::nn::{cascade_features, nardy_features};
 use crate::position::{opponent_mask, Position, ME, THEM};
 use crate::variant::Variant;
 

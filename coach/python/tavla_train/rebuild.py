@@ -19,9 +19,10 @@ interrupted run resumes. The stages, in order:
    extra), each followed by the output calibration to rollouts:
    backgammon.tnn, backgammon-race.tnn;
 2. nardy and gul bara: TD self-play (gul bara in four stages at falling
-   rates), then the second generation's TD self-play from the first (the
-   stages that trained the shipped second generation, whose first had no
-   hand-made inputs; gul bara's last two TD(0.7)), a ranking round on
+   rates), then TD self-play from the first with the hand-made inputs (the
+   stages that trained the shipped networks, whose first generation had no
+   hand-made inputs; gul bara's last three TD(0.7), the last the stage at
+   which the shipped network met its cascade inputs), a ranking round on
    decisions labelled by its 2-ply search, then a level round (rollout values
    of its self-play positions, gul bara's with whole cascades), then the
    race network on rollouts of the races of its self-play: nardy.tnn,
@@ -122,7 +123,7 @@ SCALES = {
     "tiny": Scale(
         bg_hidden=8, bg_td_games=(2, 20, 20), td_chunk=2, race_selfplay=1_000, race_trials=2, race_epochs=2,
         rank_sets=((12, 3), (10, 3), (10, 3)), rank_boundary=(800, 3), rank_hidden=12, rank_epochs=1,
-        calibrate_positions=20, calibrate_trials=2, level=level_rounds((400, 400, 300), 2, 60, 1), other_hidden=8, nardy_games=40, gulbara_games=(2, 8, 8, 8), features_games={"nardy": (8,), "gulbara": (8, 4, 4, 4)},
+        calibrate_positions=20, calibrate_trials=2, level=level_rounds((400, 400, 300), 2, 60, 1), other_hidden=8, nardy_games=40, gulbara_games=(2, 8, 8, 8), features_games={"nardy": (8,), "gulbara": (8, 4, 4, 4, 4)},
         features_rank={"nardy": (20, 3), "gulbara": (10, 3)}, features_level={"nardy": (80, 2, 30), "gulbara": (60, 2, 30)},
         features_race={"nardy": (4_000, 2, 2), "gulbara": (4_000, 2, 2)},
         dutch_games=4, acey_deucey_games=1,
@@ -132,7 +133,7 @@ SCALES = {
         bg_hidden=32, bg_td_games=(10_000, 10_000, 5_000), td_chunk=1_000, race_selfplay=10_000, race_trials=8,
         race_epochs=10, rank_sets=((300, 8), (200, 16), (300, 8)), rank_boundary=(5_000, 16), rank_hidden=64,
         rank_epochs=5, calibrate_positions=300, calibrate_trials=8, level=level_rounds((3_000, 3_000, 2_000), 8, 1_000, 3), other_hidden=32, nardy_games=5_000,
-        gulbara_games=(1_500, 1_500, 1_500, 1_500), features_games={"nardy": (3_000,), "gulbara": (2_000, 1_000, 1_000, 1_000)},
+        gulbara_games=(1_500, 1_500, 1_500, 1_500), features_games={"nardy": (3_000,), "gulbara": (2_000, 1_000, 1_000, 1_000, 1_000)},
         features_rank={"nardy": (1_000, 4), "gulbara": (200, 4)},
         features_level={"nardy": (2_000, 8, 500), "gulbara": (1_000, 8, 300)},
         features_race={"nardy": (50_000, 8, 10), "gulbara": (30_000, 8, 10)}, dutch_games=2_000, acey_deucey_games=500,
@@ -144,7 +145,7 @@ SCALES = {
         race_trials=72, race_epochs=60, rank_sets=((200_000, 8), (150_000, 16), (200_000, 8)),
         rank_boundary=(2_000_000, 16), rank_hidden=256, rank_epochs=40, calibrate_positions=6_000,
         calibrate_trials=36, level=level_rounds((60_000, 100_000, 24_000), 144, 40_000, 5), other_hidden=64, nardy_games=150_000, gulbara_games=(150_000, 100_000, 100_000, 150_000),
-        features_games={"nardy": (600_000,), "gulbara": (400_000, 300_000, 200_000, 300_000)},
+        features_games={"nardy": (600_000,), "gulbara": (400_000, 300_000, 200_000, 300_000, 300_000)},
         features_rank={"nardy": (30_000, 4), "gulbara": (6_000, 4)},
         features_level={"nardy": (24_000, 72, 8_000), "gulbara": (24_000, 72, 8_000)},
         features_race={"nardy": (3_000_000, 144, 60), "gulbara": (2_000_000, 144, 60)},
@@ -158,11 +159,13 @@ RANK_SET_SEEDS = ((71000213, 1), (5, 2), (3, 3))
 RANK_BOUNDARY_SEEDS = (11, 11)
 # Gul bara's four TD stages: (seed, rate, rate at the end).
 GULBARA_STAGES = ((1, 0.1, 0.02), (3, 0.05, 0.01), (4, 0.02, 0.005), (5, 0.01, 0.002))
-# Nardy's and gul bara's second generation, TD stages from the first with the hand-made features
-# (src/nn/nardy_features.rs), each from the one before: (seed, rate, rate at the end, lambda).
+# Nardy's and gul bara's later generations, TD stages from the first with the hand-made features
+# (src/nn/nardy_features.rs; gul bara's also src/nn/cascade_features.rs, which the shipped network
+# met at its fifth stage), each from the one before: (seed, rate, rate at the end, lambda).
 FEATURES_TD = {
     "nardy": ((201, 0.05, 0.005, 0.0),),
-    "gulbara": ((202, 0.03, 0.003, 0.0), (203, 0.01, 0.001, 0.0), (204, 0.01, 0.002, 0.7), (205, 0.006, 0.001, 0.7)),
+    "gulbara": ((202, 0.03, 0.003, 0.0), (203, 0.01, 0.001, 0.0), (204, 0.01, 0.002, 0.7), (205, 0.006, 0.001, 0.7),
+                (206, 0.006, 0.001, 0.7)),
 }
 # Their ranking rounds: (self-play seed, roll seed) of the set.
 FEATURES_RANK_SEEDS = {"nardy": (601, 602), "gulbara": (501, 502)}
@@ -239,14 +242,14 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
         previous = work / f"{variant}-gen1.tnn"
         for k, ((seed, rate, rate_end, trace_decay), games) in enumerate(zip(stages, s.features_games[variant])):
             target = work / f"{variant}-gen2-stage{k + 1}.tnn"
-            plan.append(Step(f"{variant} TD({trace_decay:g}), second generation, stage {k + 1}", target, _bind_td(
+            plan.append(Step(f"{variant} TD({trace_decay:g}) with the features, stage {k + 1}", target, _bind_td(
                 td_args(variant, games, s.other_hidden, seed, rate, rate_end, chunk, target, resume=previous,
                         trace_decay=trace_decay))))
             previous = target
         (positions, k), (selfplay_seed, roll_seed) = s.features_rank[variant], FEATURES_RANK_SEEDS[variant]
         # Not `ranked`: backgammon's steps above read that name when they run.
         variant_ranked = work / f"{variant}-ranked.tnn"
-        plan.append(Step(f"{variant} ranking round, second generation", variant_ranked, _bind_rank([
+        plan.append(Step(f"{variant} ranking round", variant_ranked, _bind_rank([
             "--variant", variant, "--network", str(previous), f"--set={previous}:{positions}:{k}:{selfplay_seed}:{roll_seed}",
             "--epochs", "20", "--rate", "0.003", "--rate-end", "0.0003", "--rank", "4", "--seed", "1",
             "--label-ply", str(label_ply), "--data", str(work), "--out", str(variant_ranked), *threads_arg])))
