@@ -191,21 +191,23 @@ def errors(args: argparse.Namespace) -> int:
     print(f"{args.variant}: {len(rows)} positions, rollouts of {doc['trials']} trials ({depth}), "
           f"mean standard error {sum(se for *_, se, _ in rows) / len(rows):.4f}")
     judges = evaluators(args.variant, args.network)
-    against = getattr(args, "against", None)
-    if against is not None and against not in judges:
-        raise SystemExit(f"--against {against!r}: no such evaluator (one of {', '.join(judges)})")
-    base = [abs(judges[against](p) - truth) for p, truth, _, _ in rows] if against else []
-    print(f"  {'evaluator':28} {'all':>7} " + " ".join(f"{c:>8}" for c in classes) + "  rms-noise   time"
-          + (f"  less {against}" if against else ""))
+    if args.against is not None and args.against not in judges:
+        raise SystemExit(f"--against {args.against!r}: no such evaluator (one of {', '.join(judges)})")
+    # Every evaluator's errors first (each timed), so that --against pairs with the same numbers.
+    scored = {}
     for name, fn in judges.items():
         start = time.perf_counter()
-        errs = [(fn(p) - truth, c) for p, truth, _, c in rows]
+        scored[name] = ([(fn(p) - truth, c) for p, truth, _, c in rows], time.perf_counter() - start)
+    base = [abs(e) for e, _ in scored[args.against][0]] if args.against else []
+    print(f"  {'evaluator':28} {'all':>7} " + " ".join(f"{c:>8}" for c in classes) + "  rms-noise   time"
+          + (f"  less {args.against}" if args.against else ""))
+    for name, (errs, seconds) in scored.items():
         mean_abs = sum(abs(e) for e, _ in errs) / len(errs)
         per_class = [sum(abs(e) for e, k in errs if k == c) / sum(1 for _, k in errs if k == c) for c in classes]
         denoised = math.sqrt(max(0.0, sum(e * e for e, _ in errs) / len(errs) - noise))
         print(f"  {name:28} {mean_abs:7.4f} " + " ".join(f"{x:8.4f}" for x in per_class)
-              + f"  {denoised:9.4f}  {time.perf_counter() - start:5.1f}s"
-              + (f"  {paired_difference([abs(e) for e, _ in errs], base)}" if against else ""))
+              + f"  {denoised:9.4f}  {seconds:5.1f}s"
+              + (f"  {paired_difference([abs(e) for e, _ in errs], base)}" if args.against else ""))
     return 0
 
 

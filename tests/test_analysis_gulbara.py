@@ -129,10 +129,10 @@ def test_the_analysis_asks_cube_decisions_in_the_turn_drivers_state(engine):
 
 # A sharer's position and handover (found in sampled gul bara positions) where the share of the
 # Crawford game's leader differs from the cubeless choice: its winning gammons are worth nothing to it.
-# (Found again for each shipped network, by a search of self-play positions from seed 11: whether the
-# shares differ depends on the network.)
-SHARER = ([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 3, 2, 3, 2, 1, 0, 1, 0, 0, 0],
-          [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 9, 0])
+# (Found again for each shipped network, by a search of self-play positions from seed 11, random
+# plays, games seeded 11 on: whether the shares differ depends on the network.)
+SHARER = ([0, 0, 0, 2, 4, 1, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0],
+          [2, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
 HANDOVER = [(2, 1), (3, 4), (4, 4), (5, 4), (6, 4)]
 
 
@@ -148,8 +148,7 @@ def test_a_share_with_the_cube_is_chosen_by_the_sharers_cube_decision(engine):
     def value(m: tavla.Move) -> float:
         return engine.cube_decision(m.position, crawford).equity
 
-    # Better by its cube decision than the cubeless choice (by 0.009 with the third gul bara network).
-    assert value(share) > value(plain) + 0.005
+    assert value(share) > value(plain) + 0.01
     assert engine.handover(sharer, HANDOVER, cube=tavla.CubeState(max_cube=1)).position == plain.position
 
 

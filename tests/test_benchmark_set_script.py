@@ -49,7 +49,7 @@ def test_reroll_keeps_the_positions_and_classes_and_records_how_it_rolled(sets: 
     assert bear_off["equity"] == pytest.approx(tavla.Engine("gulbara", ply=0).evaluate(position).equity, abs=1e-4)
     assert bear_off["equity_error"] < 1e-3
     # `errors` reads the new set and names its depth.
-    assert bs.errors(argparse.Namespace(variant="gulbara", name="tiny-deep", network=[])) == 0
+    assert bs.errors(argparse.Namespace(variant="gulbara", name="tiny-deep", network=[], against=None)) == 0
     assert "rollouts of 8 trials (1-ply, variance reduction)" in capsys.readouterr().out
     # Paired against an evaluator: that evaluator less itself is exactly zero; a name not rated is refused.
     assert bs.errors(argparse.Namespace(variant="gulbara", name="tiny-deep", network=[], against="Engine network ply 0")) == 0
