@@ -168,7 +168,7 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=0, help="only the first N cases")
     parser.add_argument("--groups", action="store_true", help="also one row per cube-state group")
     parser.add_argument("--evaluator", default="network",
-                        help='the tavla evaluator ("network=CONTACT.tnn,RACE.tnn" for other weights)')
+                        help='the tavla evaluator ("network=CONTACT.tnn,RACE.tnn[,CRASHED.tnn]" for other weights)')
     parser.add_argument("--attribution", action="store_true",
                         help="only the diagnostic: tavla's error by position class (see the docstring)")
     args = parser.parse_args()

@@ -317,6 +317,40 @@ impl Position {
         }
     }
 
+    /// True in a contact position where a side has crashed: backgammon's
+    /// third class of position (GNU Backgammon's "crashed"), which the
+    /// engine judges with a network of its own. A side has crashed when it
+    /// has at most six checkers in play (on the board or the bar), not
+    /// counting a pile of two or more on its own 1-point, nor (with such a
+    /// pile) all but one of a pile of two or more on its 2-point; without a
+    /// pile on the 1-point, all but one on the 2-point. Such a side has
+    /// borne off most of its checkers, or buried them deep, while contact
+    /// lasts: a game a network trained on whole games sees little of. Only
+    /// the backgammon family has the class (a nardy side cannot be hit).
+    pub fn is_crashed(&self) -> bool {
+        match self.rules.variant {
+            Variant::Backgammon | Variant::Dutch | Variant::AceyDeucey => {
+                !self.is_race() && (self.has_crashed(ME) || self.has_crashed(THEM))
+            }
+            Variant::Nardy | Variant::GulBara => false,
+        }
+    }
+
+    /// [`Position::is_crashed`] for one side.
+    fn has_crashed(&self, side: usize) -> bool {
+        const IN_PLAY: u32 = 6;
+        let own = |n: usize| if side == ME { self.counts[ME][n - 1] } else { self.counts[THEM][opponent_index(self.rules.variant, n - 1)] } as u32;
+        let in_play = (CHECKERS - self.off[side]) as u32;
+        let (one, two) = (own(1), own(2));
+        if in_play <= IN_PLAY {
+            true
+        } else if one > 1 {
+            in_play - one <= IN_PLAY || (two > 1 && in_play - one - two < IN_PLAY)
+        } else {
+            in_play < IN_PLAY + two
+        }
+    }
+
     /// Puts one checker of `side` on point index `i`.
     #[inline]
     pub(crate) fn add(&mut self, side: usize, i: usize) {

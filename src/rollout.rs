@@ -185,7 +185,7 @@ mod tests {
         theirs[11] = 15; // their 12 point: my 13, behind all of mine (157 pips against 180)
         let race = Position::from_arrays(Rules::backgammon(), &mine, &theirs).unwrap();
         assert!(race.is_race());
-        let both = Nets { contact: &contact, race: Some(&race_net) };
+        let both = Nets { contact: &contact, race: Some(&race_net), crashed: None };
         let with_both = rollout(both, &race, 36, 2, 1);
         // A race stays a race: every play is the race network's.
         assert_eq!(with_both, rollout(Nets::one(&race_net), &race, 36, 2, 1));

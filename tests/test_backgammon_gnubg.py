@@ -5,9 +5,14 @@
 
 from __future__ import annotations
 
+import json
+import random
+from pathlib import Path
+
 import pytest
 
 import tavla
+from tavla import formats
 from tavla.sampling import ALL_ROLLS, random_positions
 
 # Every test here compares with GNU Backgammon: without gnubg-nn the module skips.
@@ -93,3 +98,26 @@ def test_gnubg_positions_file_keeps_unseen_contact_positions(tmp_path):
     assert not cube_set & {formats.position_id(p) for p in positions}
     with pytest.raises(SystemExit, match="--positions"):
         main(["--positions", "0", "--out", str(out)])
+
+
+def test_crashed_positions_are_gnubgs_crashed_class():
+    # The cube set's 1,600 positions carry gnubg's own class (109 crashed), and self-play
+    # positions of tavla's network crash about one contact position in nine: the engine's
+    # `is_crashed` (which picks the crashed network) must be gnubg's class on all of them.
+    cases = json.loads((Path(__file__).resolve().parent.parent / "benches" / "positions" / "cube-backgammon.json").read_text())["positions"]
+    positions = [formats.parse(case["position_id"])["position"] for case in cases]
+    assert sum(case["gnubg_class_name"] == "crashed" for case in cases) > 100
+    assert [p.is_crashed() for p in positions] == [case["gnubg_class_name"] == "crashed" for case in cases]
+    # Self-play of the network at 0-ply, one play in five random (so games stray and crash).
+    engine, rng, seen = tavla.Engine("backgammon", ply=0), random.Random(5), []
+    while len(seen) < 3000:
+        pos = tavla.Position.start("backgammon")
+        while not pos.is_game_over():
+            seen.append(pos)
+            d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+            play = rng.choice(pos.legal_moves(d1, d2)) if rng.random() < 0.2 else engine.best_move(pos, d1, d2)
+            pos = play.position.flip()
+    assert sum(p.is_crashed() for p in seen) > 100
+    for p in seen:
+        mine, theirs = p.to_arrays()
+        assert p.is_crashed() == (gnubg_nn.classify([list(theirs), list(mine)]) == gnubg_nn.c_crashed), p

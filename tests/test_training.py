@@ -250,6 +250,37 @@ def test_race_script_trains_a_race_network_the_engine_plays(small_net: bytes, tm
         tavla.duel("backgammon", f"network={contact},{tmp_path / 'missing.tnn'}:0", "pips:0", games=2)
 
 
+def test_race_script_trains_a_crashed_network_the_engine_plays(small_net: bytes, tmp_path: Path) -> None:
+    import tavla
+
+    contact = tmp_path / "contact.tnn"
+    contact.write_bytes(small_net)
+    # Extra boards: one crashed (the mover has five checkers left, the opponent an anchor behind
+    # them), one ordinary contact position that must be left out.
+    extra = np.zeros((2, 2, 25), dtype=np.int8)
+    extra[0, 0, 1], extra[0, 0, 2], extra[0, 1, 23], extra[0, 1, 5] = 3, 2, 2, 13
+    extra[1, 0, 23], extra[1, 1, 23], extra[1, 0, 5], extra[1, 1, 5] = 2, 2, 13, 13
+    np.save(tmp_path / "extra.npy", extra)
+    out = tmp_path / "crashed.tnn"
+    options = ("--class", "crashed", "--selfplay", "3000", "--extra", str(tmp_path / "extra.npy"), "--trials", "2",
+               "--epochs", "2", "--seed", "2", "--threads", "1")
+    run = subprocess.run(_script_command("race", contact, tmp_path, out, *options), capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "crashed positions to learn among 3000" in run.stdout and "and 1 among the 2 of" in run.stdout
+    [cached] = list((tmp_path / "data").glob("backgammon-*-n3000-s2-crashed-x*-crashed.npy"))
+    found = np.load(cached)
+    assert len(found) > 10 and (common.judges("backgammon", found) == common.CRASHED).all()
+    assert (found[-1] == extra[0]).all()
+    assert all(Position.from_arrays("backgammon", b[0].tolist(), b[1].tolist()).is_crashed() for b in found[:20])
+    assert out.read_bytes() != small_net and len(out.read_bytes()) == len(small_net)
+    # Contact, race and crashed networks from files, as one player.
+    result = tavla.duel("backgammon", f"network={contact},{contact},{out}:0", f"network={contact}:0", games=10, seed=1)
+    assert result.games == 10
+    refused = subprocess.run(_script_command("race", contact, tmp_path, out, "--class", "crashed", "--variant", "nardy"),
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode != 0 and "only backgammon" in refused.stderr
+
+
 def test_race_script_trains_a_nardy_race_network(small_nardy_net: bytes, tmp_path: Path) -> None:
     import tavla
 
@@ -572,14 +603,18 @@ def small_gulbara_net() -> bytes:
 
 
 def test_judges_name_the_engines_judge_of_each_board() -> None:
-    boards = np.zeros((5, 2, 25), dtype=np.int8)
+    boards = np.zeros((6, 2, 25), dtype=np.int8)
     boards[0, 0, 23], boards[0, 1, 23] = 15, 15  # the backgammon start: contact
     boards[1, 0, 3], boards[1, 1, 5] = 15, 15  # both sides home
     boards[2, 0, 10], boards[2, 1, 3] = 15, 15  # passed each other: a race in backgammon
     boards[3, 0, 3] = 15  # the opponent has borne off all fifteen
     boards[4, 0, 10], boards[4, 1, 14] = 15, 15
+    boards[5, 0, 1], boards[5, 0, 2], boards[5, 1, 23], boards[5, 1, 5] = 3, 2, 2, 13  # five left behind an anchor: crashed
     assert common.judges("backgammon", boards).tolist() == [common.CONTACT, common.TABLE, common.RACE, common.FINISHED,
-                                                           common.CONTACT]
+                                                           common.CONTACT, common.CRASHED]
+    # Crashed positions are contact for the contact network's rounds, and no race.
+    assert common.network_judges("backgammon", boards[[5]]).tolist() == [True]
+    assert common.is_race("backgammon", boards[[5]]).tolist() == [False]
     # Nardy: the mover's 15 on its 11 point; the opponent's on its 4 point (the mover's 16) is a race,
     # on its 15 point (the mover's 3, in the mover's half) may still block or be blocked.
     assert common.judges("nardy", boards[[2, 4]]).tolist() == [common.RACE, common.CONTACT]

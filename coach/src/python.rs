@@ -282,7 +282,9 @@ fn nn_encode<'py>(py: Python<'py>, variant: &str, boards: &[u8], rules: Option<&
 /// one byte a board, 0 for the contact network, 1 for a pure race
 /// ([`Position::is_race`], the race network where the variant has one),
 /// 2 for a bear-off the exact tables answer ([`tavla::bearoff::bearoff_homes`]),
-/// 3 for a finished game. Training code asks here instead of restating the rules.
+/// 3 for a finished game, 4 for a crashed contact position
+/// ([`Position::is_crashed`], the crashed network where the variant has one).
+/// Training code asks here instead of restating the rules.
 #[pyfunction]
 #[pyo3(signature = (variant, boards, **rules))]
 fn nn_judges<'py>(py: Python<'py>, variant: &str, boards: &[u8], rules: Option<&Bound<'_, PyDict>>) -> PyResult<Bound<'py, PyBytes>> {
@@ -299,6 +301,8 @@ fn judge_of(pos: &Position) -> u8 {
         2
     } else if pos.is_race() {
         1
+    } else if pos.is_crashed() {
+        4
     } else {
         0
     }

@@ -1,6 +1,7 @@
 //! The shipped neural network of a variant as an [`Evaluator`]: in backgammon
 //! and the nardy games a contact network and a race network, the race one
-//! judging every position where contact is broken for good.
+//! judging every position where contact is broken for good, and in backgammon
+//! a third for crashed positions ([`Position::is_crashed`]).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -8,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::error::{Error, Result};
 use crate::eval::{Evaluation, Evaluator};
 use crate::nn::encoding::{encode_sparse, raw_difference, raw_input_count, RawBase, SIDE_POINT_INPUTS};
-use crate::nn::player::Nets;
+use crate::nn::player::{NetClass, Nets};
 use crate::nn::quantized::QuantizedFirstLayer;
 use crate::nn::{shipped, Mlp};
 use crate::position::Position;
@@ -18,6 +19,8 @@ pub struct Network {
     net: Mlp,
     /// The network for pure races, where the variant has one (backgammon, the nardy games).
     race: Option<Mlp>,
+    /// The network for crashed positions, where the variant has one (backgammon).
+    crashed: Option<Mlp>,
     /// The pruning network ranking contact plays, where the variant has one
     /// (the shipped networks; see [`Evaluator::prune_scores`]).
     pruner: Option<Mlp>,
@@ -42,6 +45,7 @@ impl Network {
         Network {
             net: shipped::network(variant).clone(),
             race: shipped::race_network(variant).cloned(),
+            crashed: shipped::crashed_network(variant).cloned(),
             pruner: shipped::prune_network(variant).filter(|p| p.inputs == raw_input_count(variant)).cloned(),
             quantized: None,
             name: "network".into(),
@@ -59,7 +63,7 @@ impl Network {
 
     /// A network being trained, under a name of its own.
     pub fn from_mlp(net: Mlp, name: &str) -> Network {
-        Network { net, race: None, pruner: None, quantized: None, name: name.into(), id: new_id() }
+        Network { net, race: None, crashed: None, pruner: None, quantized: None, name: name.into(), id: new_id() }
     }
 
     /// The same network with `race` (if any) judging every pure race.
@@ -67,18 +71,29 @@ impl Network {
         Network { race, id: new_id(), ..self }
     }
 
+    /// The same network with `crashed` (if any) judging every crashed position.
+    pub fn with_crashed(self, crashed: Option<Mlp>) -> Network {
+        Network { crashed, id: new_id(), ..self }
+    }
+
     /// A network from a weights file (for comparing training runs), checked
     /// against the variant's input encoding; `CONTACT.tnn,RACE.tnn` adds a
-    /// network for pure races.
+    /// network for pure races, `CONTACT.tnn,RACE.tnn,CRASHED.tnn` one for
+    /// crashed positions too.
     pub fn from_file(path: &str, variant: Variant) -> Result<Network> {
-        let (contact, race) = match path.split_once(',') {
-            Some((contact, race)) => (contact, Some(race)),
-            None => (path, None),
-        };
-        let race = race.map(|race| read_network(race, variant)).transpose()?;
+        let mut files = path.split(',');
+        let contact = files.next().unwrap_or_default();
+        let mut next = || files.next().map(|file| read_network(file, variant)).transpose();
+        let (race, crashed) = (next()?, next()?);
+        if files.next().is_some() {
+            return Err(Error::new(format!(
+                "network files {path:?}: at most three, contact, race and crashed (CONTACT.tnn,RACE.tnn,CRASHED.tnn)"
+            )));
+        }
         Ok(Network {
             net: read_network(contact, variant)?,
             race,
+            crashed,
             pruner: None,
             quantized: None,
             name: format!("network={path}"),
@@ -86,10 +101,10 @@ impl Network {
         })
     }
 
-    /// The network that judges `pos` (the same rule as self-play's players).
+    /// The network that judges `pos` and its class (the same rule as self-play's players).
     #[inline]
-    fn net_for(&self, pos: &Position) -> &Mlp {
-        Nets { contact: &self.net, race: self.race.as_ref() }.for_position(pos)
+    fn net_for(&self, pos: &Position) -> (NetClass, &Mlp) {
+        Nets { contact: &self.net, race: self.race.as_ref(), crashed: self.crashed.as_ref() }.judge(pos)
     }
 }
 
@@ -117,12 +132,12 @@ struct Prefixes {
     next: usize,
 }
 
-/// One prefix: whose it is ([`Network::id`], and whether of its race
-/// network), its inputs and their hidden sums (float, or the int16 layer's
+/// One prefix: whose it is ([`Network::id`], and which of its networks),
+/// its inputs and their hidden sums (float, or the int16 layer's
 /// integers where the network has one).
 #[derive(Default)]
 struct Prefix {
-    owner: Option<(u64, bool)>,
+    owner: Option<(u64, NetClass)>,
     inputs: Vec<(u32, f32)>,
     sums: Vec<f32>,
     quantized: Vec<i32>,
@@ -130,7 +145,7 @@ struct Prefix {
 
 impl Prefixes {
     /// The prefix of `head` for `owner`'s network, kept or made by `fill`.
-    fn get(&mut self, owner: (u64, bool), head: &[(u32, f32)], fill: impl FnOnce(&mut Prefix)) -> &Prefix {
+    fn get(&mut self, owner: (u64, NetClass), head: &[(u32, f32)], fill: impl FnOnce(&mut Prefix)) -> &Prefix {
         let k = match self.slots.iter().position(|p| p.owner == Some(owner) && p.inputs.as_slice() == head) {
             Some(k) => k,
             None => {
@@ -212,21 +227,22 @@ impl Network {
             PREFIXES.with(|p| {
                 let (active, prefixes) = (&mut *b.borrow_mut(), &mut *p.borrow_mut());
                 for pos in positions {
-                    let net = self.net_for(pos);
+                    let (class, net) = self.net_for(pos);
                     encode_sparse(pos, net.inputs, active);
                     let (head, rest) = active.split_at(active.partition_point(|&(i, _)| (i as usize) < SIDE_POINT_INPUTS));
-                    let race = !std::ptr::eq(net, &self.net);
                     let out = match &self.quantized {
-                        Some(q) if !race => {
-                            let prefix = prefixes.get((self.id, race), head, |p| {
+                        Some(q) if class == NetClass::Contact => {
+                            let prefix = prefixes.get((self.id, class), head, |p| {
                                 p.quantized.clear();
                                 p.quantized.resize(net.hidden, 0);
                                 q.add_sums(head, &mut p.quantized);
                             });
                             q.evaluate_after(net, &prefix.quantized, rest)
                         }
-                        _ => net
-                            .evaluate_sparse_after(&prefixes.get((self.id, race), head, |p| net.hidden_sums(head, &mut p.sums)).sums, rest),
+                        _ => net.evaluate_sparse_after(
+                            &prefixes.get((self.id, class), head, |p| net.hidden_sums(head, &mut p.sums)).sums,
+                            rest,
+                        ),
                     };
                     put(Evaluation::new(out));
                 }
@@ -259,6 +275,7 @@ mod tests {
         let net = Network {
             net: contact.clone(),
             race: Some(race_net.clone()),
+            crashed: None,
             pruner: None,
             quantized: None,
             name: "test".into(),
@@ -303,7 +320,7 @@ mod tests {
                 let pos = m.position.flip();
                 let mut x = vec![0.0; net.net.inputs];
                 encode(&pos, &mut x);
-                let (a, b) = (net.evaluate(&pos).to_array(), net.net_for(&pos).evaluate(&x));
+                let (a, b) = (net.evaluate(&pos).to_array(), net.net_for(&pos).1.evaluate(&x));
                 for k in 0..5 {
                     assert!((a[k] - b[k]).abs() <= 1e-6, "{:?} {k}: {} vs {}", rules.variant, a[k], b[k]);
                 }
@@ -343,6 +360,39 @@ mod tests {
     }
 
     #[test]
+    fn the_crashed_network_judges_crashed_positions_and_only_those() {
+        let bg = Rules::backgammon();
+        let contact = shipped::network(Variant::Backgammon);
+        let crashed_net = Mlp::new(contact.inputs, 8, 7);
+        let net = Network::shipped(Variant::Backgammon).with_crashed(Some(crashed_net.clone()));
+        // I have ten checkers off and five on my 2 and 3 points; the opponent
+        // keeps an anchor on my 1 point (their 24), so contact lasts.
+        let mut mine = [0i64; 25];
+        mine[1] = 3;
+        mine[2] = 2;
+        let mut theirs = [0i64; 25];
+        theirs[23] = 2;
+        theirs[5] = 13;
+        let crashed = Position::from_arrays(bg, &mine, &theirs).unwrap();
+        assert!(crashed.is_crashed() && !crashed.is_race());
+        let (start, mut x) = (Position::start(bg), Vec::new());
+        let mut by = |mlp: &Mlp, pos: &Position| {
+            encode_sparse(pos, mlp.inputs, &mut x);
+            Evaluation::new(mlp.evaluate_sparse(&x))
+        };
+        assert_eq!(net.evaluate(&crashed), by(&crashed_net, &crashed));
+        assert_eq!(net.evaluate(&start), by(contact, &start));
+        let mut batch = Vec::new();
+        net.evaluate_batch(&[crashed, start, crashed.flip()], &mut batch);
+        assert_eq!(batch, vec![by(&crashed_net, &crashed), by(contact, &start), by(&crashed_net, &crashed.flip())]);
+        // Only backgammon ships one, on its own inputs.
+        crate::nn::encoding::check_inputs(shipped::crashed_network(Variant::Backgammon).unwrap(), Variant::Backgammon, "crashed").unwrap();
+        for variant in [Variant::Nardy, Variant::GulBara, Variant::Dutch, Variant::AceyDeucey] {
+            assert!(Network::shipped(variant).crashed.is_none(), "{variant:?}");
+        }
+    }
+
+    #[test]
     fn a_file_pair_names_a_contact_and_a_race_network() {
         let dir = std::env::temp_dir().join(format!("tavla-race-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -350,7 +400,11 @@ mod tests {
         std::fs::write(&path, shipped::network(Variant::Backgammon).to_bytes()).unwrap();
         let p = path.to_str().unwrap();
         let pair = Network::from_file(&format!("{p},{p}"), Variant::Backgammon).unwrap();
-        assert!(pair.race.is_some());
+        assert!(pair.race.is_some() && pair.crashed.is_none());
+        let three = Network::from_file(&format!("{p},{p},{p}"), Variant::Backgammon).unwrap();
+        assert!(three.race.is_some() && three.crashed.is_some());
+        let err = Network::from_file(&format!("{p},{p},{p},{p}"), Variant::Backgammon).err().unwrap().to_string();
+        assert!(err.contains("at most three"), "{err}");
         assert!(Network::from_file(p, Variant::Backgammon).unwrap().race.is_none());
         let err = Network::from_file(&format!("{p},{p}.missing"), Variant::Backgammon).err().unwrap().to_string();
         assert!(err.contains("c.tnn.missing"), "{err}");
@@ -379,10 +433,11 @@ mod tests {
             let q = int16.quantized.as_ref().expect("an int16 layer");
             let whole_int16 = |pos: &Position| {
                 let mut x = Vec::new();
-                encode_sparse(pos, int16.net_for(pos).inputs, &mut x);
-                match pos.is_race() && int16.race.is_some() {
-                    true => int16.net_for(pos).evaluate_sparse(&x).map(f32::to_bits),
-                    false => q.evaluate_after(&int16.net, &vec![0; int16.net.hidden], &x).map(f32::to_bits),
+                let (class, judge) = int16.net_for(pos);
+                encode_sparse(pos, judge.inputs, &mut x);
+                match class {
+                    NetClass::Contact => q.evaluate_after(&int16.net, &vec![0; int16.net.hidden], &x).map(f32::to_bits),
+                    _ => judge.evaluate_sparse(&x).map(f32::to_bits),
                 }
             };
             let (mut plays, mut seen, mut hits) = (Vec::new(), 0, 0);
@@ -395,7 +450,7 @@ mod tests {
                     int16.evaluate_batch(&replies, &mut batch_int16);
                     for ((pos, e), q) in replies.iter().zip(&batch).zip(&batch_int16) {
                         assert_eq!(q.to_array().map(f32::to_bits), whole_int16(pos), "{variant:?}");
-                        assert_eq!(e.to_array().map(f32::to_bits), whole(net.net_for(pos), pos), "{variant:?}");
+                        assert_eq!(e.to_array().map(f32::to_bits), whole(net.net_for(pos).1, pos), "{variant:?}");
                         assert_eq!(other.evaluate(pos).to_array().map(f32::to_bits), whole(&other.net, pos), "{variant:?}");
                         assert_eq!(net.evaluate(pos), *e);
                         seen += 1;

@@ -26,31 +26,50 @@ pub fn outcome_points(o: &[f32; OUTPUTS]) -> f32 {
 }
 
 /// The networks a 0-ply player judges with: a contact network and, where
-/// the variant has one, one for pure races (as the engine's evaluator).
+/// the variant has them, one for pure races and one for crashed positions
+/// (as the engine's evaluator).
 #[derive(Clone, Copy)]
 pub struct Nets<'a> {
     pub contact: &'a Mlp,
     pub race: Option<&'a Mlp>,
+    pub crashed: Option<&'a Mlp>,
 }
 
 impl<'a> Nets<'a> {
     /// One network for every position (training plays with these).
     pub fn one(net: &'a Mlp) -> Nets<'a> {
-        Nets { contact: net, race: None }
+        Nets { contact: net, race: None, crashed: None }
     }
 
     /// The shipped networks of a variant.
     pub fn shipped(variant: crate::variant::Variant) -> Nets<'static> {
-        Nets { contact: crate::nn::shipped::network(variant), race: crate::nn::shipped::race_network(variant) }
+        use crate::nn::shipped;
+        Nets { contact: shipped::network(variant), race: shipped::race_network(variant), crashed: shipped::crashed_network(variant) }
     }
 
-    /// The network that judges `pos`: the race one in a pure race.
+    /// The network that judges `pos`: the race one in a pure race, the
+    /// crashed one in a crashed position ([`Position::is_crashed`]).
     pub fn for_position(&self, pos: &Position) -> &'a Mlp {
-        match self.race {
-            Some(race) if pos.is_race() => race,
-            _ => self.contact,
+        self.judge(pos).1
+    }
+
+    /// [`Nets::for_position`] with the class of network that judges
+    /// (so callers keeping per-network state can tell them apart).
+    pub fn judge(&self, pos: &Position) -> (NetClass, &'a Mlp) {
+        match (self.race, self.crashed) {
+            (Some(race), _) if pos.is_race() => (NetClass::Race, race),
+            (_, Some(crashed)) if pos.is_crashed() => (NetClass::Crashed, crashed),
+            _ => (NetClass::Contact, self.contact),
         }
     }
+}
+
+/// Which of a variant's networks judges a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NetClass {
+    Contact,
+    Race,
+    Crashed,
 }
 
 /// Evaluates positions with a network, reusing its buffers.

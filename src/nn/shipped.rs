@@ -18,6 +18,8 @@ static ACEY_DEUCEY: &[u8] = include_bytes!("../../weights/acey_deucey.tnn");
 static BACKGAMMON_RACE: &[u8] = include_bytes!("../../weights/backgammon-race.tnn");
 static NARDY_RACE: &[u8] = include_bytes!("../../weights/nardy-race.tnn");
 static GULBARA_RACE: &[u8] = include_bytes!("../../weights/gulbara-race.tnn");
+/// The crashed-position network, from `python -m tavla_train race --class crashed`.
+static BACKGAMMON_CRASHED: &[u8] = include_bytes!("../../weights/backgammon-crashed.tnn");
 /// The pruning networks, from `python -m tavla_train prune`.
 static BACKGAMMON_PRUNE: &[u8] = include_bytes!("../../weights/backgammon-prune.tnn");
 static NARDY_PRUNE: &[u8] = include_bytes!("../../weights/nardy-prune.tnn");
@@ -46,6 +48,17 @@ pub fn network(variant: Variant) -> &'static Mlp {
 pub fn race_network(variant: Variant) -> Option<&'static Mlp> {
     static RACE: OnceLock<[Mlp; 3]> = OnceLock::new();
     without_reserve(&RACE, [BACKGAMMON_RACE, NARDY_RACE, GULBARA_RACE], variant)
+}
+
+/// The shipped network for crashed positions ([`Position::is_crashed`]):
+/// backgammon's only (the class is the backgammon family's, and the reserve
+/// games have one network for everything).
+///
+/// [`Position::is_crashed`]: crate::position::Position::is_crashed
+pub fn crashed_network(variant: Variant) -> Option<&'static Mlp> {
+    static CRASHED: OnceLock<Mlp> = OnceLock::new();
+    (variant == Variant::Backgammon)
+        .then(|| CRASHED.get_or_init(|| Mlp::from_bytes(BACKGAMMON_CRASHED).expect("shipped weights are valid")))
 }
 
 /// The shipped pruning network of a variant: a small network on the raw

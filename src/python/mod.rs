@@ -291,6 +291,12 @@ impl PyPosition {
         self.inner.is_race()
     }
 
+    /// Contact where a side has crashed (GNU Backgammon's "crashed" class,
+    /// judged by a network of its own): backgammon's family only.
+    fn is_crashed(&self) -> bool {
+        self.inner.is_crashed()
+    }
+
     /// The cube's position class: "over", "bear-off" (both sides all home),
     /// "race" (no contact can come again) or "contact".
     fn position_class(&self) -> &'static str {

@@ -225,7 +225,12 @@ impl Worker<'_> {
         rolls: u32,
         met: &MatchEquityTable,
     ) -> (Evaluation, Vec<f64>) {
+        // The pruning network cuts a roll's plays as in the cubeless search:
+        // to the `prune` best at the leaves, to `prune_filter` before the
+        // inner filter's 0-ply pass.
+        let keep = if plies == 0 { self.config.prune } else { self.config.prune_filter };
         let choices = self.roll_choices(pos, d1, d2, rolls, false);
+        let choices = self.pruned_choices(choices, keep);
         let all: Vec<Position> = choices.iter().flat_map(|c| c.replies.iter().copied()).collect();
         let statics = self.static_evals(&all);
         // 0-ply: every reply under all the next roller's states; the

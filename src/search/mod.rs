@@ -635,6 +635,25 @@ impl<'a> Worker<'a> {
         order
     }
 
+    /// The best `keep` of a roll's choices by the pruning network, best
+    /// first ([`Worker::pruned_order`]); all of them, in order, where
+    /// nothing is pruned or a choice is more than one plain play (a cascade
+    /// part, or a 1-2 that rolls again: the pruner ranks positions with the
+    /// opponent on roll).
+    fn pruned_choices(&mut self, choices: Vec<RollChoice>, keep: usize) -> Vec<RollChoice> {
+        if !choices.iter().all(|c| c.part.is_none() && !c.rolls_again && c.replies.len() == 1) {
+            return choices;
+        }
+        let replies: Vec<Position> = choices.iter().map(|c| c.replies[0]).collect();
+        match self.pruned_order(&replies, keep) {
+            Some(order) => {
+                let mut all: Vec<Option<RollChoice>> = choices.into_iter().map(Some).collect();
+                order.iter().map(|&k| all[k].take().expect("each play kept once")).collect()
+            }
+            None => choices,
+        }
+    }
+
     /// The mover's evaluation after its best play of d1-d2, each play judged
     /// at `plies` (after a 0-ply filter when `plies` >= 1).
     fn best_play_value(&mut self, pos: &Position, d1: u8, d2: u8, plies: u8, rolls: u32) -> Evaluation {
@@ -642,12 +661,8 @@ impl<'a> Worker<'a> {
             return self.leaf_value(pos, d1, d2);
         }
         let mut choices = self.roll_choices(pos, d1, d2, rolls, false);
-        if plies >= 1 && choices.iter().all(|c| c.part.is_none() && !c.rolls_again) {
-            let replies: Vec<Position> = choices.iter().map(|c| c.replies[0]).collect();
-            if let Some(order) = self.pruned_order(&replies, self.config.prune_filter) {
-                let mut all: Vec<Option<RollChoice>> = choices.into_iter().map(Some).collect();
-                choices = order.iter().map(|&k| all[k].take().expect("each play kept once")).collect();
-            }
+        if plies >= 1 {
+            choices = self.pruned_choices(choices, self.config.prune_filter);
         }
         let values = self.choice_values(&choices);
         if plies == 0 {

@@ -24,7 +24,8 @@ def nn_encode(variant: str, boards: bytes, **rules: Any) -> bytes:
 
 def nn_judges(variant: str, boards: bytes, **rules: Any) -> bytes:
     """Which judge the engine gives each flat int8 board (n x 50), a byte each: 0 the contact
-    network, 1 a pure race, 2 an exact bear-off table, 3 a finished game."""
+    network, 1 a pure race, 2 an exact bear-off table, 3 a finished game, 4 a crashed contact
+    position (the crashed network's, where the variant has one)."""
     ...
 
 def nn_train_supervised(

@@ -59,8 +59,11 @@ def network_inputs(variant: str, boards: np.ndarray, chunk: int = 100_000) -> np
 # train (the reserve games' reserve has no place there; only `td` trains theirs).
 VARIANTS = list(tavla.VARIANTS)
 
-# What judges a position in the engine's evaluator (`_coach.nn_judges`, one byte a board).
-CONTACT, RACE, TABLE, FINISHED = range(4)
+# What judges a position in the engine's evaluator (`_coach.nn_judges`, one byte a board):
+# CRASHED is a contact position of backgammon's crashed class (`Position.is_crashed`), judged by
+# the crashed network; the contact network's rounds still train on it (the crashed network starts
+# from the contact one), so below it counts as contact but where a stage asks for it by name.
+CONTACT, RACE, TABLE, FINISHED, CRASHED = range(5)
 # The variants whose contact network's rounds (rank, level, calibrate) leave the races to a race
 # network. The nardy games' contact networks were ranked and levelled on their races too (their race
 # networks came later, trained from them: `race --variant`), so their rounds keep the races in.
@@ -68,7 +71,7 @@ RACES_LEFT_TO_A_RACE_NETWORK = {"backgammon"}
 
 
 def judges(variant: str, boards: np.ndarray) -> np.ndarray:
-    """What judges each flat board in the engine (CONTACT, RACE, TABLE or FINISHED): the engine's
+    """What judges each flat board in the engine (CONTACT, RACE, TABLE, FINISHED or CRASHED): the engine's
     own rules (`Position.is_race`, the bear-off tables' reach) through `_coach.nn_judges`."""
     flat = np.ascontiguousarray(boards, dtype=np.int8)
     return np.frombuffer(_coach.nn_judges(variant, flat.tobytes()), dtype=np.uint8)
@@ -77,7 +80,7 @@ def judges(variant: str, boards: np.ndarray) -> np.ndarray:
 def is_race(variant: str, boards: np.ndarray) -> np.ndarray:
     """Whether no checker of each flat board can meet an opposing one again (`Position.is_race`
     or a bear-off of both sides or a finished game)."""
-    return judges(variant, boards) != CONTACT
+    return ~np.isin(judges(variant, boards), [CONTACT, CRASHED])
 
 
 def race_mask(variant: str, boards: np.ndarray) -> np.ndarray:
@@ -90,7 +93,7 @@ def network_judges(variant: str, boards: np.ndarray) -> np.ndarray:
     """Which flat boards a contact network's rounds train it on: not the races left to a race
     network (`race_mask`), nor the bear-offs the exact tables answer, nor finished games."""
     judge = judges(variant, boards)
-    trained = [CONTACT] if variant in RACES_LEFT_TO_A_RACE_NETWORK else [CONTACT, RACE]
+    trained = [CONTACT, CRASHED] if variant in RACES_LEFT_TO_A_RACE_NETWORK else [CONTACT, CRASHED, RACE]
     return np.isin(judge, trained)
 
 

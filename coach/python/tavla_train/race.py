@@ -1,8 +1,10 @@
-"""A variant's race network: supervised on rollouts of race positions.
+"""A variant's race network (or backgammon's crashed network): supervised on rollouts of its positions.
 
     python -m tavla_train race --selfplay 1000000 --trials 72 --seed 1 \\
         --epochs 60 --rate 0.5 --rate-end 0.005 --out weights/backgammon-race.tnn
     python -m tavla_train race --variant nardy --network weights/nardy.tnn ... --out weights/nardy-race.tnn
+    python -m tavla_train race --class crashed --selfplay 200000 --extra data/gnubg-contact-s2001.npy \\
+        --trials 144 --seed 7 ... --out weights/backgammon-crashed.tnn
 
 Once contact is broken a game is a pure race (backgammon: no checker can hit
 or block another again; the nardy games: every checker of each side in its
@@ -23,6 +25,17 @@ game is short and its end is covered exactly by the bear-off tables. So:
 The engine then evaluates races with this network and everything else with
 the contact network. Positions and labels go to data/ (ignored by git),
 named by the settings; a second run with the same settings reuses them.
+
+`--class crashed` does the same for backgammon's crashed positions
+(`Position.is_crashed`: contact where a side has at most six checkers in
+play beside deep piles on its 1 and 2 points), which the engine judges with
+a third network: self-play of whole games reaches them rarely (about one
+contact position in nine), and the contact network judges them worst
+(benches/README.md, "Cube decisions"). Rollouts teach it there: they play on
+to the end, where the network's misjudgement of a crashed board shows.
+`--extra FILE` adds the positions of the class among flat boards from
+elsewhere (e.g. gnubg-nn's self-play, `scripts/gnubg_positions.py`: its play
+crashes more often than tavla's), labelled the same way.
 """
 
 from __future__ import annotations
@@ -37,23 +50,32 @@ import numpy as np
 
 from tavla_train import _coach
 from tavla.files import save_npy
-from tavla_train.common import RACE, VARIANTS, judges, labels_in_chunks, selfplay_boards, variant_network, write_network
+from tavla_train.common import CRASHED, RACE, VARIANTS, judges, labels_in_chunks, selfplay_boards, variant_network, write_network
 from tavla_train.supervised import train_with_held_out
 
 from tavla_train.paths import DATA, ROOT
 
 
-def race_positions(net: bytes, args: argparse.Namespace, tag: str) -> np.ndarray:
-    path = args.data / f"{tag}-races.npy"
+# Each class: the judge code the engine gives its positions, and the word its files use.
+CLASSES = {"race": (RACE, "races"), "crashed": (CRASHED, "crashed")}
+
+
+def class_positions(net: bytes, args: argparse.Namespace, tag: str) -> np.ndarray:
+    code, word = CLASSES[args.klass]
+    path = args.data / f"{tag}-{word}.npy"
     if path.exists():
         return np.load(path)
     start = time.perf_counter()
     boards = selfplay_boards(net, args.variant, args.selfplay, args.seed)
-    # The races the race network will judge: not yet a bear-off the exact tables answer.
-    races = np.ascontiguousarray(boards[judges(args.variant, boards) == RACE])
-    print(f"  {len(races)} races to learn among {len(boards)} self-play positions ({time.perf_counter() - start:.0f}s)")
-    save_npy(path, races)
-    return races
+    # The positions the class network will judge (races: not yet a bear-off the exact tables answer).
+    mine = boards[judges(args.variant, boards) == code]
+    extra = [np.load(f) for f in args.extra]
+    chosen = [mine] + [x[judges(args.variant, x) == code] for x in extra]
+    found = np.ascontiguousarray(np.concatenate(chosen))
+    beside = "".join(f" and {len(c)} among the {len(x)} of {f}" for c, x, f in zip(chosen[1:], extra, args.extra))
+    print(f"  {len(mine)} {word} positions to learn among {len(boards)} self-play positions{beside} ({time.perf_counter() - start:.0f}s)")
+    save_npy(path, found)
+    return found
 
 
 def rollout_labels(net: bytes, races: np.ndarray, args: argparse.Namespace, tag: str) -> np.ndarray:
@@ -68,6 +90,10 @@ def rollout_labels(net: bytes, races: np.ndarray, args: argparse.Namespace, tag:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tavla_train race", description=__doc__.splitlines()[0])
     p.add_argument("--variant", default="backgammon", choices=VARIANTS)
+    p.add_argument("--class", dest="klass", default="race", choices=sorted(CLASSES),
+                   help="the positions to learn: pure races, or crashed ones (backgammon)")
+    p.add_argument("--extra", type=Path, action="append", default=[],
+                   help="flat boards (an .npy of (n, 2, 25) int8) whose positions of the class join the self-play's")
     p.add_argument("--network", type=Path, help="the contact network (default: the variant's shipped one)")
     p.add_argument("--selfplay", type=int, default=1_000_000, help="self-play positions to draw the races from")
     p.add_argument("--trials", type=int, default=72, help="rollouts per race position")
@@ -82,14 +108,24 @@ def main(argv: list[str] | None = None) -> int:
 
     if min(args.selfplay, args.trials) < 1 or args.epochs < 0:
         raise SystemExit("--selfplay and --trials must be positive, --epochs not negative")
+    if args.klass == "crashed" and args.variant != "backgammon":
+        raise SystemExit("--class crashed: only backgammon has crashed positions (a nardy side cannot be hit)")
+    for f in args.extra:
+        if not f.exists():
+            raise SystemExit(f"--extra {f}: no such file")
     network = args.network or ROOT / "weights" / f"{args.variant}.tnn"
     net = variant_network(network, args.variant)
     args.data.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     tag = f"{args.variant}-{hashlib.sha256(net).hexdigest()[:12]}-n{args.selfplay}-s{args.seed}"
-    races = race_positions(net, args, tag)
+    if args.klass != "race":
+        tag += f"-{args.klass}"
+    for f in args.extra:
+        tag += f"-x{hashlib.sha256(np.ascontiguousarray(np.load(f)).tobytes()).hexdigest()[:8]}"
+    races = class_positions(net, args, tag)
     if len(races) < 10:
-        sys.exit(f"tavla_train race: only {len(races)} races among {args.selfplay} self-play positions; ask for more with --selfplay")
+        sys.exit(f"tavla_train race: only {len(races)} {CLASSES[args.klass][1]} positions among {args.selfplay} self-play positions; "
+                 "ask for more with --selfplay")
     # Labels kept by an older build could stray past 0 by a rounding error.
     labels = np.clip(rollout_labels(net, races, args, tag), 0.0, 1.0)
     race_net, losses, before, after = train_with_held_out(
@@ -97,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     epochs = " ".join(f"{x:.5f}" for x in losses)
     print(f"  train mse by epoch {epochs}")
-    print(f"  held-out mse ({len(races) // 10} races): contact network {before:.5f}, race network {after:.5f}")
+    print(f"  held-out mse ({len(races) // 10} {CLASSES[args.klass][1]} positions): contact network {before:.5f}, "
+          f"{args.klass} network {after:.5f}")
     write_network(args.out, race_net)
     print(f"wrote {args.out} ({len(race_net)} bytes) in {time.perf_counter() - start:.0f}s")
     return 0

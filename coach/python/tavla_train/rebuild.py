@@ -16,8 +16,9 @@ interrupted run resumes. The stages, in order:
    level rounds (rollout values of the positions after a dance, which the
    ranking sets never hold; the third also of other contact positions and
    of gnubg-nn's self-play positions, which need gnubg-nn from the test
-   extra), each followed by the output calibration to rollouts:
-   backgammon.tnn, backgammon-race.tnn;
+   extra), each followed by the output calibration to rollouts, then the
+   crashed network on rollouts of the crashed positions of its self-play and
+   of gnubg-nn's: backgammon.tnn, backgammon-race.tnn, backgammon-crashed.tnn;
 2. nardy and gul bara: TD self-play (gul bara in four stages at falling
    rates), then TD self-play from the first with the hand-made inputs (the
    stages that trained the shipped networks, whose first generation had no
@@ -61,6 +62,11 @@ from typing import Callable, TextIO
 
 from tavla_train import calibrate, level, prune, race, rank, td
 from tavla_train.paths import DATA, ROOT, WEIGHTS
+
+
+# Backgammon's crashed network's training (decided by held-out error, benches/README.md "The crashed network").
+CRASHED_EPOCHS = 60
+CRASHED_RATES = (0.5, 0.005)
 
 
 @dataclass(frozen=True)
@@ -116,6 +122,7 @@ class Scale:
     dutch_games: int  # the reserve games' TD, from the rebuilt backgammon.tnn
     acey_deucey_games: int
     prune: dict[str, tuple[int, int, int]]  # variant -> (games, hidden, epochs)
+    crashed: tuple[int, int, int, int]  # backgammon's crashed network: (self-play positions, gnubg-nn's, trials, epochs)
 
 
 SCALES = {
@@ -128,6 +135,7 @@ SCALES = {
         features_race={"nardy": (4_000, 2, 2), "gulbara": (4_000, 2, 2)},
         dutch_games=4, acey_deucey_games=1,
         prune={"backgammon": (2, 4, 1), "nardy": (2, 4, 1), "gulbara": (2, 4, 1)},
+        crashed=(2_000, 400, 2, 2),
     ),
     "small": Scale(
         bg_hidden=32, bg_td_games=(10_000, 10_000, 5_000), td_chunk=1_000, race_selfplay=10_000, race_trials=8,
@@ -138,6 +146,7 @@ SCALES = {
         features_level={"nardy": (2_000, 8, 500), "gulbara": (1_000, 8, 300)},
         features_race={"nardy": (50_000, 8, 10), "gulbara": (30_000, 8, 10)}, dutch_games=2_000, acey_deucey_games=500,
         prune={"backgammon": (50, 16, 3), "nardy": (30, 8, 3), "gulbara": (30, 8, 3)},
+        crashed=(20_000, 4_000, 8, 10),
     ),
     # The shipped recipe (benches/README.md, "Neural networks").
     "full": Scale(
@@ -151,6 +160,7 @@ SCALES = {
         features_race={"nardy": (3_000_000, 144, 60), "gulbara": (2_000_000, 144, 60)},
         dutch_games=20_000, acey_deucey_games=8_000,
         prune={"backgammon": (2_000, 64, 8), "nardy": (1_000, 16, 8), "gulbara": (1_000, 16, 8)},
+        crashed=(200_000, 100_000, 144, CRASHED_EPOCHS),
     ),
 }
 
@@ -175,7 +185,7 @@ FEATURES_LEVEL_SEEDS = {"nardy": (71, 72), "gulbara": (61, 62)}
 FEATURES_RACE_SEEDS = {"nardy": 81, "gulbara": 91}
 # The reserve games' TD runs from the backgammon network: (seed, chunk of games, rate, rate at the end).
 RESERVE_TD = {"dutch": (1, 2_000, 0.02, 0.005), "acey_deucey": (1, 1_000, 0.05, 0.005)}
-SHIPPED = ["backgammon.tnn", "backgammon-race.tnn", "nardy.tnn", "nardy-race.tnn", "gulbara.tnn", "gulbara-race.tnn",
+SHIPPED = ["backgammon.tnn", "backgammon-race.tnn", "backgammon-crashed.tnn", "nardy.tnn", "nardy-race.tnn", "gulbara.tnn", "gulbara-race.tnn",
            "dutch.tnn", "acey_deucey.tnn", "backgammon-prune.tnn", "nardy-prune.tnn", "gulbara-prune.tnn"]
 
 
@@ -227,6 +237,7 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
         plan += level_steps(k + 1, round_, levelled_from, s, work, threads_arg,
                             out / "backgammon.tnn" if k == len(s.level) - 1 else work / f"backgammon-calibrated{k + 1}.tnn")
         levelled_from = plan[-1].out
+    plan += crashed_steps(s, out, work, threads_arg)
     plan += [
         Step("nardy TD(0)", work / "nardy-gen1.tnn", lambda: td.main(
             td_args("nardy", s.nardy_games, s.other_hidden, 1, 0.1, 0.02, min(chunk, 5_000), work / "nardy-gen1.tnn"))),
@@ -300,6 +311,24 @@ def level_steps(k: int, r: LevelRound, network: Path, s: Scale, work: Path, thre
         "--network", str(levelled), "--positions", str(s.calibrate_positions), "--trials", str(s.calibrate_trials),
         "--seed", "123", "--data", str(work), "--out", str(calibrated), *threads_arg])))
     return plan
+
+
+def crashed_steps(s: Scale, out: Path, work: Path, threads_arg: list[str]) -> list[Step]:
+    """Backgammon's crashed network from the finished backgammon.tnn: its self-play's crashed
+    positions and gnubg-nn's (scripts/gnubg_positions.py, seed 2001), rolled out (seed 7)."""
+    selfplay, gnubg, trials, epochs = s.crashed
+    positions = work / f"gnubg-contact-n{gnubg}-s2001.npy"
+    crashed = out / "backgammon-crashed.tnn"
+    return [
+        Step("gnubg-nn self-play positions for the crashed network", positions, lambda: subprocess.run(
+            [sys.executable, str(ROOT / "scripts" / "gnubg_positions.py"), "--positions", str(gnubg),
+             "--seed", "2001", "--out", str(positions)]).returncode),
+        Step("backgammon crashed network", crashed, lambda: race.main([
+            "--class", "crashed", "--network", str(out / "backgammon.tnn"), "--selfplay", str(selfplay),
+            "--extra", str(positions), "--trials", str(trials), "--seed", "7", "--epochs", str(epochs),
+            "--rate", str(CRASHED_RATES[0]), "--rate-end", str(CRASHED_RATES[1]), "--data", str(work),
+            "--out", str(crashed), *threads_arg])),
+    ]
 
 
 def _bind_td(argv: list[str]) -> Callable[[], int]:

@@ -49,7 +49,7 @@ def run_play(args: argparse.Namespace) -> int:
 def add_duel_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "player0",
-        help="random, network[:PLY], network=FILE.tnn[,RACE.tnn][:PLY] (weights files: a network, or a contact and a race network), heuristic[:PLY], pubeval[:PLY], pips[:PLY] or gnubg[:PLY]",
+        help="random, network[:PLY], network=FILE.tnn[,RACE.tnn[,CRASHED.tnn]][:PLY] (weights files: a network, or a contact, a race and a crashed network), heuristic[:PLY], pubeval[:PLY], pips[:PLY] or gnubg[:PLY]",
     )
     p.add_argument("player1", help="the opponent, in the same form")
     p.add_argument("--variant", default="backgammon", choices=tavla.VARIANTS + tavla.RESERVE_VARIANTS)
