@@ -56,12 +56,12 @@ from tavla_train.supervised import train_with_held_out
 from tavla_train.paths import DATA, ROOT
 
 
-# Each class: the judge code the engine gives its positions, and the word its files use.
-CLASSES = {"race": (RACE, "races"), "crashed": (CRASHED, "crashed")}
+# Each class: the judge code the engine gives its positions, the word its files use, and its positions' name.
+CLASSES = {"race": (RACE, "races", "races"), "crashed": (CRASHED, "crashed", "crashed positions")}
 
 
 def class_positions(net: bytes, args: argparse.Namespace, tag: str) -> np.ndarray:
-    code, word = CLASSES[args.klass]
+    code, word, name = CLASSES[args.klass]
     path = args.data / f"{tag}-{word}.npy"
     if path.exists():
         return np.load(path)
@@ -73,7 +73,7 @@ def class_positions(net: bytes, args: argparse.Namespace, tag: str) -> np.ndarra
     chosen = [mine] + [x[judges(args.variant, x) == code] for x in extra]
     found = np.ascontiguousarray(np.concatenate(chosen))
     beside = "".join(f" and {len(c)} among the {len(x)} of {f}" for c, x, f in zip(chosen[1:], extra, args.extra))
-    print(f"  {len(mine)} {word} positions to learn among {len(boards)} self-play positions{beside} ({time.perf_counter() - start:.0f}s)")
+    print(f"  {len(mine)} {name} to learn among {len(boards)} self-play positions{beside} ({time.perf_counter() - start:.0f}s)")
     save_npy(path, found)
     return found
 
@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         tag += f"-x{hashlib.sha256(np.ascontiguousarray(np.load(f)).tobytes()).hexdigest()[:8]}"
     races = class_positions(net, args, tag)
     if len(races) < 10:
-        sys.exit(f"tavla_train race: only {len(races)} {CLASSES[args.klass][1]} positions among {args.selfplay} self-play positions; "
+        sys.exit(f"tavla_train race: only {len(races)} {CLASSES[args.klass][2]} among {args.selfplay} self-play positions; "
                  "ask for more with --selfplay")
     # Labels kept by an older build could stray past 0 by a rounding error.
     labels = np.clip(rollout_labels(net, races, args, tag), 0.0, 1.0)
@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     epochs = " ".join(f"{x:.5f}" for x in losses)
     print(f"  train mse by epoch {epochs}")
-    print(f"  held-out mse ({len(races) // 10} {CLASSES[args.klass][1]} positions): contact network {before:.5f}, "
+    print(f"  held-out mse ({len(races) // 10} {CLASSES[args.klass][2]}): contact network {before:.5f}, "
           f"{args.klass} network {after:.5f}")
     write_network(args.out, race_net)
     print(f"wrote {args.out} ({len(race_net)} bytes) in {time.perf_counter() - start:.0f}s")
