@@ -648,6 +648,31 @@ mod tests {
     }
 
     #[test]
+    fn the_pruning_network_cuts_the_cube_search_as_the_checker_search() {
+        // The shipped network has a pruner: with it a 1-ply cube decision
+        // and a cubeful hint judge fewer plays in full, and agree closely
+        // with the unpruned search; an evaluator without one is unchanged.
+        let pos = crate::bench::bench_positions(Variant::Backgammon)[2].0;
+        let met = MatchEquityTable::kazaross_xg2();
+        let state = CubeState::money();
+        let net = crate::eval::neural::Network::shipped(Variant::Backgammon);
+        let unpruned = SearchConfig { prune: 0, prune_filter: 0, ..config(1, 1) };
+        for ply in [1, 2] {
+            let a = cube_decision(&net, &SearchConfig { ply, ..unpruned.clone() }, met, &pos, &state);
+            let b = cube_decision(&net, &config(ply, 1), met, &pos, &state);
+            assert!(b.nodes < a.nodes, "ply {ply}: {} {}", b.nodes, a.nodes);
+            assert!((a.decision.no_double - b.decision.no_double).abs() < 0.02, "{:?} {:?}", a.decision, b.decision);
+        }
+        let a = analyze_cubeful(&net, &unpruned, met, &pos, 3, 1, &state);
+        let b = analyze_cubeful(&net, &config(1, 1), met, &pos, 3, 1, &state);
+        assert!(b.nodes < a.nodes && (a.candidates[0].equity - b.candidates[0].equity).abs() < 0.02);
+        let ev = Heuristic::new(Variant::Backgammon);
+        let a = cube_decision(&ev, &unpruned, met, &pos, &state);
+        let b = cube_decision(&ev, &config(1, 1), met, &pos, &state);
+        assert_eq!((a.nodes, a.decision.no_double), (b.nodes, b.decision.no_double));
+    }
+
+    #[test]
     fn threads_change_neither_values_nor_nodes() {
         let pos = Position::start(Rules::backgammon());
         let ev = Heuristic::new(Variant::Backgammon);
