@@ -60,7 +60,8 @@ from tavla_train.paths import DATA, ROOT
 CLASSES = {"race": (RACE, "races", "races"), "crashed": (CRASHED, "crashed", "crashed positions")}
 
 
-def class_positions(net: bytes, args: argparse.Namespace, tag: str) -> np.ndarray:
+def class_positions(net: bytes, args: argparse.Namespace, extra: list[np.ndarray], tag: str) -> np.ndarray:
+    """The positions of the class among the self-play's and those of `extra` (the --extra files' boards)."""
     code, word, name = CLASSES[args.klass]
     path = args.data / f"{tag}-{word}.npy"
     if path.exists():
@@ -69,7 +70,6 @@ def class_positions(net: bytes, args: argparse.Namespace, tag: str) -> np.ndarra
     boards = selfplay_boards(net, args.variant, args.selfplay, args.seed)
     # The positions the class network will judge (races: not yet a bear-off the exact tables answer).
     mine = boards[judges(args.variant, boards) == code]
-    extra = [np.load(f) for f in args.extra]
     chosen = [mine] + [x[judges(args.variant, x) == code] for x in extra]
     found = np.ascontiguousarray(np.concatenate(chosen))
     beside = "".join(f" and {len(c)} among the {len(x)} of {f}" for c, x, f in zip(chosen[1:], extra, args.extra))
@@ -120,11 +120,13 @@ def main(argv: list[str] | None = None) -> int:
     tag = f"{args.variant}-{hashlib.sha256(net).hexdigest()[:12]}-n{args.selfplay}-s{args.seed}"
     if args.klass != "race":
         tag += f"-{args.klass}"
-    for f in args.extra:
-        tag += f"-x{hashlib.sha256(np.ascontiguousarray(np.load(f)).tobytes()).hexdigest()[:8]}"
-    races = class_positions(net, args, tag)
+    extra = [np.ascontiguousarray(np.load(f)) for f in args.extra]
+    for boards in extra:
+        tag += f"-x{hashlib.sha256(boards.tobytes()).hexdigest()[:8]}"
+    races = class_positions(net, args, extra, tag)
+    name = CLASSES[args.klass][2]
     if len(races) < 10:
-        sys.exit(f"tavla_train race: only {len(races)} {CLASSES[args.klass][2]} among {args.selfplay} self-play positions; "
+        sys.exit(f"tavla_train race: only {len(races)} {name} among {args.selfplay} self-play positions; "
                  "ask for more with --selfplay")
     # Labels kept by an older build could stray past 0 by a rounding error.
     labels = np.clip(rollout_labels(net, races, args, tag), 0.0, 1.0)
@@ -133,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     epochs = " ".join(f"{x:.5f}" for x in losses)
     print(f"  train mse by epoch {epochs}")
-    print(f"  held-out mse ({len(races) // 10} {CLASSES[args.klass][2]}): contact network {before:.5f}, "
+    print(f"  held-out mse ({len(races) // 10} {name}): contact network {before:.5f}, "
           f"{args.klass} network {after:.5f}")
     write_network(args.out, race_net)
     print(f"wrote {args.out} ({len(race_net)} bytes) in {time.perf_counter() - start:.0f}s")

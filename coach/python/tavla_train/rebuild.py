@@ -64,8 +64,7 @@ from tavla_train import calibrate, level, prune, race, rank, td
 from tavla_train.paths import DATA, ROOT, WEIGHTS
 
 
-# Backgammon's crashed network's training (decided by held-out error, benches/README.md "The crashed network").
-CRASHED_EPOCHS = 60
+# Backgammon's crashed network's rates (decided by held-out error, benches/README.md "The crashed network").
 CRASHED_RATES = (0.5, 0.005)
 
 
@@ -160,7 +159,7 @@ SCALES = {
         features_race={"nardy": (3_000_000, 144, 60), "gulbara": (2_000_000, 144, 60)},
         dutch_games=20_000, acey_deucey_games=8_000,
         prune={"backgammon": (2_000, 64, 8), "nardy": (1_000, 16, 8), "gulbara": (1_000, 16, 8)},
-        crashed=(200_000, 100_000, 144, CRASHED_EPOCHS),
+        crashed=(200_000, 100_000, 144, 60),
     ),
 }
 
@@ -298,11 +297,9 @@ def level_steps(k: int, r: LevelRound, network: Path, s: Scale, work: Path, thre
     levelled, plan = work / f"backgammon-level{k}.tnn", []
     extra: list[str] = []
     if r.gnubg:
-        positions = work / f"gnubg-contact-n{r.gnubg}-s{r.gnubg_seed}.npy"
-        extra = ["--extra", str(positions)]
-        plan.append(Step(f"gnubg-nn self-play positions for level round {k}", positions, lambda: subprocess.run(
-            [sys.executable, str(ROOT / "scripts" / "gnubg_positions.py"), "--positions", str(r.gnubg),
-             "--seed", str(r.gnubg_seed), "--out", str(positions)]).returncode))
+        step = gnubg_positions_step(f"level round {k}", r.gnubg, r.gnubg_seed, work)
+        extra = ["--extra", str(step.out)]
+        plan.append(step)
     plan.append(Step(f"backgammon level round {k}", levelled, lambda: level.main([
         "--network", str(network), "--positions", str(r.positions), "--trials", str(r.trials), "--seed", str(r.seed),
         "--others", f"{r.others:g}", *extra, "--anchor", str(r.anchor), "--anchor-seed", str(r.anchor_seed),
@@ -313,19 +310,26 @@ def level_steps(k: int, r: LevelRound, network: Path, s: Scale, work: Path, thre
     return plan
 
 
+def gnubg_positions_step(purpose: str, count: int, seed: int, work: Path) -> Step:
+    """The contact positions of `count` positions of gnubg-nn's self-play (scripts/gnubg_positions.py,
+    `seed`), for a stage that labels them with tavla's own rollouts."""
+    positions = work / f"gnubg-contact-n{count}-s{seed}.npy"
+    return Step(f"gnubg-nn self-play positions for {purpose}", positions, lambda: subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "gnubg_positions.py"), "--positions", str(count),
+         "--seed", str(seed), "--out", str(positions)]).returncode)
+
+
 def crashed_steps(s: Scale, out: Path, work: Path, threads_arg: list[str]) -> list[Step]:
     """Backgammon's crashed network from the finished backgammon.tnn: its self-play's crashed
     positions and gnubg-nn's (scripts/gnubg_positions.py, seed 2001), rolled out (seed 7)."""
     selfplay, gnubg, trials, epochs = s.crashed
-    positions = work / f"gnubg-contact-n{gnubg}-s2001.npy"
+    positions = gnubg_positions_step("the crashed network", gnubg, 2001, work)
     crashed = out / "backgammon-crashed.tnn"
     return [
-        Step("gnubg-nn self-play positions for the crashed network", positions, lambda: subprocess.run(
-            [sys.executable, str(ROOT / "scripts" / "gnubg_positions.py"), "--positions", str(gnubg),
-             "--seed", "2001", "--out", str(positions)]).returncode),
+        positions,
         Step("backgammon crashed network", crashed, lambda: race.main([
             "--class", "crashed", "--network", str(out / "backgammon.tnn"), "--selfplay", str(selfplay),
-            "--extra", str(positions), "--trials", str(trials), "--seed", "7", "--epochs", str(epochs),
+            "--extra", str(positions.out), "--trials", str(trials), "--seed", "7", "--epochs", str(epochs),
             "--rate", str(CRASHED_RATES[0]), "--rate-end", str(CRASHED_RATES[1]), "--data", str(work),
             "--out", str(crashed), *threads_arg])),
     ]
