@@ -36,8 +36,11 @@ pub struct RolloutResult {
 /// The outcome of one trial for the player on roll in `start`. With
 /// `exact_bearoff` a trial stops as soon as the bear-off tables cover the
 /// position and scores their exact probabilities: the same expectation with
-/// the dice of the bear-off left out of the noise.
-fn trial(nets: Nets, start: &Position, first_roll: usize, rng: &mut Dice, exact_bearoff: bool) -> [f32; OUTPUTS] {
+/// the dice of the bear-off left out of the noise. With a `horizon` the trial
+/// stops after that many rolls and scores the networks' 0-ply value of the
+/// position reached (a truncated rollout: less noise, the networks' error at
+/// the horizon as its bias).
+fn trial(nets: Nets, start: &Position, first_roll: usize, rng: &mut Dice, exact_bearoff: bool, horizon: Option<usize>) -> [f32; OUTPUTS] {
     if let Some((mover_won, points)) = game_result(start) {
         return final_evaluation(mover_won, points).to_array();
     }
@@ -50,8 +53,9 @@ fn trial(nets: Nets, start: &Position, first_roll: usize, rng: &mut Dice, exact_
     for turn in 0..MAX_ROLLS {
         let (d1, d2) = if turn == 0 { ((first_roll / 6) as u8 + 1, (first_roll % 6) as u8 + 1) } else { (rng.die(), rng.die()) };
         let outcome = play_roll(nets, &mut board, [d1, d2]);
-        if outcome.finished.is_some() {
-            // `target` is then the outcome for the player who rolled.
+        // `target` is the outcome of a finished game, else the 0-ply value
+        // of the position reached, for the player who rolled.
+        if outcome.finished.is_some() || horizon == Some(turn as usize + 1) {
             return if starter_on_roll { outcome.target } else { Evaluation::new(outcome.target).invert().to_array() };
         }
         if !outcome.rolls_again {
@@ -73,7 +77,7 @@ pub fn rollout(nets: Nets, start: &Position, trials: usize, seed: u64, threads: 
         || (),
         |_, t| {
             let mut rng = Dice::training(seed ^ (t as u64).wrapping_mul(0xA24B_AED4_963E_E407));
-            trial(nets, start, t % 36, &mut rng, false)
+            trial(nets, start, t % 36, &mut rng, false, None)
         },
     );
     summarize(&outcomes)
@@ -84,6 +88,19 @@ pub fn rollout(nets: Nets, start: &Position, trials: usize, seed: u64, threads: 
 /// The positions are shared out over `threads`; trial `t` of position `k`
 /// has its own dice, so the labels do not depend on the thread count.
 pub fn rollout_labels(net: &Mlp, positions: &[Position], trials: usize, seed: u64, threads: usize) -> Vec<[f32; OUTPUTS]> {
+    truncated_rollout_labels(Nets::one(net), positions, trials, None, seed, threads)
+}
+
+/// [`rollout_labels`] played by `nets`, each trial stopped after `horizon`
+/// rolls where one is given (and scored by the networks' 0-ply value there).
+pub fn truncated_rollout_labels(
+    nets: Nets,
+    positions: &[Position],
+    trials: usize,
+    horizon: Option<usize>,
+    seed: u64,
+    threads: usize,
+) -> Vec<[f32; OUTPUTS]> {
     // Each trial's dice stream packs (position, trial) with 24 bits for the trial.
     assert!(trials < 1 << 24, "at most 2^24 - 1 trials a position, not {trials}");
     let label = |k: usize| {
@@ -91,7 +108,7 @@ pub fn rollout_labels(net: &Mlp, positions: &[Position], trials: usize, seed: u6
         for t in 0..trials {
             let stream = ((k as u64) << 24 | t as u64).wrapping_mul(0xA24B_AED4_963E_E407);
             let mut rng = Dice::training(seed ^ stream);
-            let o = trial(Nets::one(net), &positions[k], t % 36, &mut rng, true);
+            let o = trial(nets, &positions[k], t % 36, &mut rng, true, horizon);
             for (s, v) in sum.iter_mut().zip(o) {
                 *s += v as f64;
             }
@@ -193,6 +210,32 @@ mod tests {
         // Before contact breaks, the contact network plays.
         let start = Position::start(Rules::backgammon());
         assert_ne!(rollout(both, &start, 36, 2, 1), rollout(Nets::one(&race_net), &start, 36, 2, 1));
+    }
+
+    #[test]
+    fn a_horizon_of_one_roll_is_the_networks_one_ply_value() {
+        // 36 trials stopped after their stratified first roll: each of the 36
+        // rolls once, scored by the networks' 0-ply value after the play.
+        let bg = Rules::backgammon();
+        let inputs = crate::nn::encoding::input_count(crate::Variant::Backgammon);
+        let (contact, race_net) = (Mlp::new(inputs, 8, 11), Mlp::new(inputs, 8, 12));
+        let nets = Nets { contact: &contact, race: Some(&race_net), crashed: None };
+        let start = Position::start(bg);
+        let mut by_hand = [0f64; OUTPUTS];
+        for roll in 0..36u8 {
+            let mut board = TurnDriver::new(bg, start, 0, 0, None);
+            let outcome = play_roll(nets, &mut board, [roll / 6 + 1, roll % 6 + 1]);
+            for (s, v) in by_hand.iter_mut().zip(outcome.target) {
+                *s += v as f64 / 36.0;
+            }
+        }
+        let one = truncated_rollout_labels(nets, &[start], 36, Some(1), 3, 2)[0];
+        for (a, b) in one.iter().zip(by_hand) {
+            assert!((*a as f64 - b).abs() < 1e-5, "{one:?} {by_hand:?}");
+        }
+        // Deeper horizons and whole games differ from it.
+        assert_ne!(truncated_rollout_labels(nets, &[start], 36, Some(3), 3, 2)[0], one);
+        assert_ne!(truncated_rollout_labels(nets, &[start], 36, None, 3, 2)[0], one);
     }
 
     #[test]

@@ -901,11 +901,12 @@ def test_nn_encode_and_error(network, variant, boards, targets, rules):
 @fuzz
 @given(NETWORK, VARIANT, BOARD_BYTES, st.one_of(st.integers(-2, 1), st.integers(4, 6), st.sampled_from(HUGE),
                                                 ANYTHING.filter(lambda v: not is_whole(v, 2, 3))),
-       near(0, 2), st.one_of(st.none(), NETWORK), SMALL, near(0, 3))
-def test_nn_label_and_rollout_labels(network, variant, boards, ply, threads, race, trials, seed):
+       near(0, 2), st.one_of(st.none(), NETWORK), SMALL, near(0, 3), st.one_of(st.none(), near(0, 3)))
+def test_nn_label_and_rollout_labels(network, variant, boards, ply, threads, race, trials, seed, horizon):
     # Labels at 2 and 3 plies are real searches, seconds for a few gul bara boards: left out.
     call(coach.nn_label, network, variant, boards, ply, threads, race)
     call(coach.nn_rollout_labels, network, variant, boards, trials, seed, threads)
+    call(coach.nn_rollout_labels, network, variant, boards, trials, seed, threads, race=race, crashed=race, horizon=horizon)
 
 
 @fuzz

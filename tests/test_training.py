@@ -213,6 +213,31 @@ def test_rollout_labels_are_probabilities_exact_in_bear_offs_and_reproducible(sm
         _coach.nn_rollout_labels(small_net, "backgammon", boards.tobytes()[:-1], 4, 5)
 
 
+def test_truncated_rollout_labels_stop_at_the_horizon_and_judge_with_every_network(small_net: bytes) -> None:
+    boards = np.frombuffer(_coach.nn_selfplay_flat(small_net, "backgammon", 30, 4), dtype=np.int8).reshape(-1, 2, 25)
+    boards = np.ascontiguousarray(boards[common.network_judges("backgammon", boards)])
+    other = _coach.td_new_network("backgammon", 8, 9)
+
+    def labels(trials: int, threads: int = 1, **kw: object) -> np.ndarray:
+        return np.frombuffer(_coach.nn_rollout_labels(small_net, "backgammon", boards.tobytes(), trials, 5, threads, **kw),
+                             dtype="<f4").reshape(-1, 5)
+
+    short = labels(36, horizon=2)
+    assert np.array_equal(short, labels(36, 2, horizon=2))
+    assert ((short >= 0) & (short <= 1)).all() and (short[:, 1] <= short[:, 0] + 1e-6).all()
+    # Two rolls then the network's value: not the whole games' outcomes (which score in steps of 1/36).
+    assert not np.array_equal(short, labels(36)) and not np.allclose(short * 36, np.round(short * 36))
+    assert not np.array_equal(short, labels(36, horizon=3))
+    # Without race or crashed networks the contact one judges everything; given, they judge their positions.
+    assert np.array_equal(labels(36, horizon=2, race=None, crashed=None), short)
+    assert not np.array_equal(labels(36, race=other, crashed=other), labels(36))
+    for bad, message in [({"horizon": 0}, "horizon must be 1"), ({"horizon": 1.5}, "horizon must be a whole number"),
+                         ({"race": _coach.td_new_network("nardy", 8, 1)}, r"the race network has \d+ inputs; backgammon"),
+                         ({"crashed": b"junk"}, "not a tavla network file")]:
+        with pytest.raises(ValueError, match=message):
+            labels(4, **bad)
+
+
 def tavla_engine_probabilities(pos: Position) -> list[float]:
     import tavla
 
@@ -570,6 +595,17 @@ def test_level_round_fits_rollouts_where_the_opponent_is_on_the_bar(small_net: b
     assert f"held-out level positions, extra ({contact_extra // 10})" in with_extra.stdout
     [extra_labels] = list((tmp_path / "data").glob("level-*-extra-*-s3-t4-labels.npy"))
     assert np.load(extra_labels).shape == (contact_extra, 5)
+    # --horizon truncates the rollouts; --race and --crashed judge in them (and crashed positions leave the
+    # set): labels cached under names of their own.
+    crashed_net = tmp_path / "crashed.tnn"
+    crashed_net.write_bytes(_coach.td_new_network("backgammon", 8, 7))
+    truncated = subprocess.run(cmd + ["--horizon", "2", "--race", str(start), "--crashed", str(crashed_net),
+                                      "--out", str(tmp_path / "truncated.tnn")], capture_output=True, text=True, timeout=300)
+    assert truncated.returncode == 0, truncated.stderr
+    assert "4 rollouts each of 2 rolls" in truncated.stdout
+    [short] = list((tmp_path / "data").glob("level-*-n1500-s3-o0-r*-c*-h2-t4-labels.npy"))
+    kept = boards[common.judges("backgammon", boards) != common.CRASHED]
+    assert np.load(short).shape == (len(kept), 5)
     np.save(tmp_path / "flat.npy", extra_boards.reshape(-1, 50))
     np.save(tmp_path / "negative.npy", -extra_boards)
     shared = extra_boards.copy()
@@ -577,6 +613,7 @@ def test_level_round_fits_rollouts_where_the_opponent_is_on_the_bar(small_net: b
     shared[3, 1, 23 - int(np.flatnonzero(shared[3, 0, :24])[0])] += 1  # ... onto a point the mover holds
     np.save(tmp_path / "shared.npy", shared)
     for bad, message in [(["--trials", "0"], "--trials"), (["--network", str(tmp_path / "none.tnn")], "none.tnn"),
+                         (["--horizon", "0"], "--horizon must be positive"),
                          (["--extra", str(tmp_path / "none.npy")], "--extra: no file"),
                          (["--extra", str(tmp_path / "flat.npy")], "not flat boards"),
                          (["--extra", str(tmp_path / "negative.npy")], "cannot be negative"),

@@ -12,6 +12,7 @@ use pyo3::types::{PyBytes, PyDict};
 use tavla::batch;
 use tavla::limits;
 use tavla::nn::encoding::check_inputs;
+use tavla::nn::player::Nets;
 use tavla::nn::{Mlp, OUTPUTS};
 use tavla::position::Position;
 use tavla::python::{count_arg, flat_board_rules, rules_from_kwargs, threads_arg, value_error, whole_arg};
@@ -123,8 +124,13 @@ fn targets_from_bytes(targets: &[u8], n: usize) -> PyResult<Vec<[f32; OUTPUTS]>>
 /// A network passed in as bytes, checked against the variant's inputs (a
 /// mismatch would otherwise fail deep inside the encoder).
 fn network_for(network: &[u8], variant: Variant) -> PyResult<Mlp> {
+    named_network_for(network, variant, "the network")
+}
+
+/// [`network_for`] with its name in the error (`what`: "the race network").
+fn named_network_for(network: &[u8], variant: Variant, what: &str) -> PyResult<Mlp> {
     let net = Mlp::from_bytes(network).map_err(value_error)?;
-    check_inputs(&net, variant, "the network").map_err(value_error)?;
+    check_inputs(&net, variant, what).map_err(value_error)?;
     Ok(net)
 }
 
@@ -185,11 +191,13 @@ fn nn_label<'py>(
 }
 
 /// Rollout labels of flat boards: float32 bytes, the five mean outcomes per
-/// position over `trials` rollouts by the network at 0-ply, each trial stopped
-/// at the exact bear-off tables.
+/// position over `trials` rollouts by the network at 0-ply (with the race and
+/// crashed networks where given, as the engine judges), each trial stopped at
+/// the exact bear-off tables, or after `horizon` rolls where given and scored
+/// by the networks' 0-ply value there.
 #[pyfunction]
-#[pyo3(signature = (network, variant, boards, trials, seed, threads = None, **rules),
-       text_signature = "(network, variant, boards, trials, seed, threads=0, **rules)")]
+#[pyo3(signature = (network, variant, boards, trials, seed, threads = None, race = None, crashed = None, horizon = None, **rules),
+       text_signature = "(network, variant, boards, trials, seed, threads=0, race=None, crashed=None, horizon=None, **rules)")]
 #[allow(clippy::too_many_arguments)] // one parameter per Python argument
 fn nn_rollout_labels<'py>(
     py: Python<'py>,
@@ -199,15 +207,22 @@ fn nn_rollout_labels<'py>(
     trials: &Bound<'py, PyAny>,
     seed: &Bound<'py, PyAny>,
     threads: Option<&Bound<'py, PyAny>>,
+    race: Option<&[u8]>,
+    crashed: Option<&[u8]>,
+    horizon: Option<&Bound<'py, PyAny>>,
     rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let trials = count_arg(trials, "trials", 1, limits::MAX_LABEL_TRIALS)? as usize;
     let seed: u64 = whole_arg(seed, "seed")?;
     let threads = threads_arg(threads, 0)?;
+    let horizon = horizon.map(|h| count_arg(h, "horizon", 1, tavla::turn::MAX_ROLLS as u64)).transpose()?.map(|h| h as usize);
     let rules = flat_board_rules(variant, rules)?;
     let net = network_for(network, rules.variant)?;
+    let race = race.map(|race| named_network_for(race, rules.variant, "the race network")).transpose()?;
+    let crashed = crashed.map(|crashed| named_network_for(crashed, rules.variant, "the crashed network")).transpose()?;
     let positions = positions_from_flat(rules, boards)?;
-    let labels = py.allow_threads(|| tavla::rollout::rollout_labels(&net, &positions, trials, seed, threads));
+    let nets = Nets { contact: &net, race: race.as_ref(), crashed: crashed.as_ref() };
+    let labels = py.allow_threads(|| tavla::rollout::truncated_rollout_labels(nets, &positions, trials, horizon, seed, threads));
     let bytes: Vec<u8> = labels.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
     Ok(PyBytes::new(py, &bytes))
 }

@@ -16,7 +16,16 @@ def td_score_vs_random(network: bytes, variant: str, games: int, seed: int, **ru
 def nn_selfplay_flat(network: bytes, variant: str, count: int, seed: int, **rules: Any) -> bytes: ...
 def nn_label(network: bytes, variant: str, boards: bytes, ply: int, threads: int = 0, race: bytes | None = None, **rules: Any) -> bytes: ...
 def nn_rollout_labels(
-    network: bytes, variant: str, boards: bytes, trials: int, seed: int, threads: int = 0, **rules: Any
+    network: bytes,
+    variant: str,
+    boards: bytes,
+    trials: int,
+    seed: int,
+    threads: int = 0,
+    race: bytes | None = None,
+    crashed: bytes | None = None,
+    horizon: int | None = None,
+    **rules: Any,
 ) -> bytes: ...
 def nn_encode(variant: str, boards: bytes, **rules: Any) -> bytes:
     """The network inputs of flat int8 boards (n x 50): float32 bytes, n x the variant's input count."""

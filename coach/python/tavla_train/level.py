@@ -35,7 +35,13 @@ This stage:
    stronger player's games, which tavla's own self-play reaches rarely);
 2. labels each by --trials rollouts of the network at 0-ply (stratified first
    roll, every trial stopped at the exact bear-off tables; the rollout is the
-   teacher, deeper than the 0-ply student), cached in --data;
+   teacher, deeper than the 0-ply student), cached in --data; with --race and
+   --crashed those networks judge races and crashed positions in the rollouts
+   (as in the engine) and the crashed positions leave the level set (the
+   crashed network, not this one, judges them); with --horizon H each trial
+   stops after H rolls and scores the networks' 0-ply value there (a truncated
+   rollout: far less noise a trial, at the price of the networks' own error
+   at the horizon);
 3. builds anchors as the ranking round builds its sets (--anchor self-play
    positions from --anchor-seed, one random roll each, the 8 best 0-ply
    plays), labelled by the network's own outputs: they hold what it already
@@ -61,7 +67,7 @@ import numpy as np
 
 from tavla_train import _coach, rank
 from tavla_train.calibrate import contact_positions
-from tavla_train.common import (VARIANTS, equities, is_race, labels_in_chunks, network_inputs, network_judges, selfplay_boards,
+from tavla_train.common import (CRASHED, VARIANTS, equities, judges, is_race, labels_in_chunks, network_inputs, network_judges, selfplay_boards,
                                 variant_network, write_network)
 from tavla_train.paths import DATA
 from tavla_train.tnn import forward, network_bytes, read_network
@@ -161,6 +167,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="add this many times as many contact positions without the opponent on the bar")
     p.add_argument("--extra", type=Path, help="a .npy file of flat boards (n, 2, 25) whose contact positions join the level set")
     p.add_argument("--trials", type=int, default=144, help="rollouts per level position")
+    p.add_argument("--horizon", type=int, help="stop each rollout after this many rolls (truncated rollouts)")
+    p.add_argument("--race", type=Path, help="backgammon: the race network the rollouts judge races with")
+    p.add_argument("--crashed", type=Path, help="backgammon: the crashed network the rollouts judge crashed positions "
+                                                  "with (crashed positions then leave the level set)")
     p.add_argument("--seed", type=int, default=11, help="the level set's self-play")
     p.add_argument("--anchor", type=int, default=40_000, help="self-play positions of the anchor decisions")
     p.add_argument("--anchor-seed", type=int, default=12)
@@ -179,6 +189,10 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("--rate and --rate-end must be positive")
     if args.variant != "backgammon" and (args.others or args.extra):
         raise SystemExit(f"--others and --extra are backgammon's: {args.variant}'s level set is all its self-play positions")
+    if args.horizon is not None and args.horizon < 1:
+        raise SystemExit("--horizon must be positive")
+    if args.variant != "backgammon" and (args.race or args.crashed):
+        raise SystemExit("--race and --crashed are backgammon's")
     if args.extra and not args.extra.exists():
         raise SystemExit(f"--extra: no file at {args.extra}")
     net = variant_network(args.network, args.variant)
@@ -188,21 +202,29 @@ def main(argv: list[str] | None = None) -> int:
     tag = hashlib.sha256(net).hexdigest()[:12]
     # Backgammon's cached labels keep the names they had before --variant.
     variant = "" if args.variant == "backgammon" else f"{args.variant}-"
-    stem = args.data / f"level-{variant}{tag}-n{args.positions}-s{args.seed}-o{args.others:g}"
+    judging = {name: variant_network(path, args.variant) for name, path in (("race", args.race), ("crashed", args.crashed)) if path}
+    # The rollouts' networks and horizon name the cached labels (nothing added without them, so older caches still read).
+    how = "".join(f"-{name[0]}{hashlib.sha256(blob).hexdigest()[:8]}" for name, blob in judging.items())
+    how += f"-h{args.horizon}" if args.horizon else ""
+    stem = args.data / f"level-{variant}{tag}-n{args.positions}-s{args.seed}-o{args.others:g}{how}"
     boards = level_positions(net, args.positions, args.seed, args.others, args.variant)
     extra = extra_positions(args.extra) if args.extra else np.zeros((0, 2, 25), dtype=np.int8)
+    if args.crashed:
+        boards, extra = (np.ascontiguousarray(b[judges(args.variant, b) != CRASHED]) for b in (boards, extra))
     groups = position_kinds(args.variant, boards)
     # Each kind holds out its first tenth, so the held-out set needs a kind of ten or more.
     if max([int(which.sum()) for _, which in groups] + [len(extra)]) < 10:
         raise SystemExit(f"only {len(boards) + len(extra)} level positions in {args.positions} self-play positions: use more")
+    teacher = f"{args.trials} rollouts each" + (f" of {args.horizon} rolls" if args.horizon else "")
     if args.variant == "backgammon":
         print(f"{len(boards) + len(extra)} level positions ({int(groups[0][1].sum())} with the opponent on the bar, "
-              f"{len(extra)} from {args.extra}), {args.trials} rollouts each", flush=True)
+              f"{len(extra)} from {args.extra}), {teacher}", flush=True)
     else:
-        print(f"{len(boards)} level positions of {args.variant} self-play, {args.trials} rollouts each", flush=True)
+        print(f"{len(boards)} level positions of {args.variant} self-play, {teacher}", flush=True)
 
     def rollouts(part: np.ndarray, seed: int) -> bytes:
-        return _coach.nn_rollout_labels(net, args.variant, part.tobytes(), args.trials, seed, args.threads)
+        return _coach.nn_rollout_labels(net, args.variant, part.tobytes(), args.trials, seed, args.threads,
+                                        horizon=args.horizon, **judging)
 
     labels = labels_in_chunks(Path(f"{stem}-t{args.trials}-labels.npy"), boards, 2_000,
                               lambda part, at: rollouts(part, args.seed + at))
@@ -210,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(extra):
         extra_tag = hashlib.sha256(extra.tobytes()).hexdigest()[:12]
         extra_labels = labels_in_chunks(
-            args.data / f"level-{tag}-extra-{extra_tag}-s{args.seed}-t{args.trials}-labels.npy", extra, 2_000,
+            args.data / f"level-{tag}-extra-{extra_tag}-s{args.seed}{how}-t{args.trials}-labels.npy", extra, 2_000,
             lambda part, at: rollouts(part, args.seed + EXTRA_SEEDS + at))
         kinds.append(("extra", extra, extra_labels))
     kinds = [kind for kind in kinds if len(kind[1])]
