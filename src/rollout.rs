@@ -37,7 +37,8 @@ pub struct RolloutResult {
 /// `exact_bearoff` a trial stops as soon as the bear-off tables cover the
 /// position and scores their exact probabilities: the same expectation with
 /// the dice of the bear-off left out of the noise. With a `horizon` the trial
-/// stops after that many rolls and scores the networks' 0-ply value of the
+/// stops after that many rolls (each [`play_roll`]: in gul bara a share of a
+/// cascade counts as one) and scores the networks' 0-ply value of the
 /// position reached (a truncated rollout: less noise, the networks' error at
 /// the horizon as its bias).
 fn trial(nets: Nets, start: &Position, first_roll: usize, rng: &mut Dice, exact_bearoff: bool, horizon: Option<usize>) -> [f32; OUTPUTS] {
