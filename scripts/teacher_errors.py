@@ -25,19 +25,17 @@ import time
 from pathlib import Path
 
 import numpy as np
+import tavla
 
 ROOT = Path(__file__).resolve().parent.parent
 SET = ROOT / "benches" / "positions" / "cube-backgammon.json"
 WEIGHTS = ROOT / "weights"
 
 
-def cubeless_equity(p) -> float:
-    return 2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4]
-
-
 def gnubg_equity(entry: dict) -> float:
+    """The cubeless equity of a gnubg evaluation's probabilities (by tavla's rule: the same convention)."""
     p = entry["probs"]
-    return cubeless_equity((p["win"], p["win_gammon"], p["win_backgammon"], p["lose_gammon"], p["lose_backgammon"]))
+    return tavla.Evaluation([p["win"], p["win_gammon"], p["win_backgammon"], p["lose_gammon"], p["lose_backgammon"]]).equity
 
 
 def contact_cases(path: Path, count: int, seed: int) -> list[dict]:
@@ -71,7 +69,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=0, help="0 = all cores")
     args = parser.parse_args(argv)
 
-    import tavla
     from tavla import formats
 
     cases = contact_cases(SET, args.positions, args.seed)
@@ -91,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     for ply in [int(p) for p in args.plies.split(",") if p]:
         engine = tavla.Engine("backgammon", ply=ply)
         start = time.perf_counter()
-        equities = np.array([cubeless_equity(engine.evaluate(p).probabilities()) for p in positions])
+        equities = np.array([engine.evaluate(p).equity for p in positions])
         report(f"tavla {ply}-ply", equities, time.perf_counter() - start)
     if args.rollouts:
         from tavla_train import _coach
@@ -105,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                 contact, "backgammon", boards.tobytes(), trials, args.rollout_seed, args.threads,
                 race=race, crashed=crashed_net, horizon=horizon), dtype="<f4").reshape(-1, 5)
             name = f"rollouts {trials} x {'whole games' if horizon is None else f'{horizon} rolls'}"
-            report(name, np.array([cubeless_equity(p) for p in labels]), time.perf_counter() - start)
+            report(name, np.array([tavla.Evaluation(p).equity for p in labels]), time.perf_counter() - start)
     return 0
 
 

@@ -17,7 +17,7 @@ use crate::bearoff::bearoff_probabilities;
 use crate::cascade::LATE;
 use crate::dice::Dice;
 use crate::nn::player::{play_roll, Nets};
-use crate::nn::{Mlp, OUTPUTS};
+use crate::nn::OUTPUTS;
 use crate::outcome::{final_evaluation, game_result, Evaluation};
 use crate::parallel::par_map;
 use crate::position::Position;
@@ -84,17 +84,13 @@ pub fn rollout(nets: Nets, start: &Position, trials: usize, seed: u64, threads: 
     summarize(&outcomes)
 }
 
-/// Training labels: each position's mean outcome over `trials` rollouts
-/// (stratified first roll), every trial stopped at the exact bear-off tables.
-/// The positions are shared out over `threads`; trial `t` of position `k`
-/// has its own dice, so the labels do not depend on the thread count.
-pub fn rollout_labels(net: &Mlp, positions: &[Position], trials: usize, seed: u64, threads: usize) -> Vec<[f32; OUTPUTS]> {
-    truncated_rollout_labels(Nets::one(net), positions, trials, None, seed, threads)
-}
-
-/// [`rollout_labels`] played by `nets`, each trial stopped after `horizon`
-/// rolls where one is given (and scored by the networks' 0-ply value there).
-pub fn truncated_rollout_labels(
+/// Training labels: each position's mean outcome over `trials` rollouts by
+/// `nets` at 0-ply (stratified first roll), every trial stopped at the exact
+/// bear-off tables, or after `horizon` rolls where one is given (and scored
+/// by the networks' 0-ply value there). The positions are shared out over
+/// `threads`; trial `t` of position `k` has its own dice, so the labels do
+/// not depend on the thread count.
+pub fn rollout_labels(
     nets: Nets,
     positions: &[Position],
     trials: usize,
@@ -138,6 +134,7 @@ fn summarize(outcomes: &[[f32; OUTPUTS]]) -> RolloutResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nn::Mlp;
     use crate::variant::Rules;
 
     #[test]
@@ -169,8 +166,8 @@ mod tests {
         let race = Position::from_arrays(bg, &lone, &theirs).unwrap();
         assert!(race.is_race() && bearoff_probabilities(&race).is_none());
         let positions = [bearoff, race, Position::start(bg)];
-        let one = rollout_labels(&net, &positions, 36, 9, 1);
-        assert_eq!(one, rollout_labels(&net, &positions, 36, 9, 3));
+        let one = rollout_labels(Nets::one(&net), &positions, 36, None, 9, 1);
+        assert_eq!(one, rollout_labels(Nets::one(&net), &positions, 36, None, 9, 3));
         assert_eq!(one[0], bearoff_probabilities(&bearoff).unwrap());
         // So each trial stops after its first roll: the label is the mean over
         // the 36 first rolls of the table's value after the play (a full
@@ -230,13 +227,13 @@ mod tests {
                 *s += v as f64 / 36.0;
             }
         }
-        let one = truncated_rollout_labels(nets, &[start], 36, Some(1), 3, 2)[0];
+        let one = rollout_labels(nets, &[start], 36, Some(1), 3, 2)[0];
         for (a, b) in one.iter().zip(by_hand) {
             assert!((*a as f64 - b).abs() < 1e-5, "{one:?} {by_hand:?}");
         }
         // Deeper horizons and whole games differ from it.
-        assert_ne!(truncated_rollout_labels(nets, &[start], 36, Some(3), 3, 2)[0], one);
-        assert_ne!(truncated_rollout_labels(nets, &[start], 36, None, 3, 2)[0], one);
+        assert_ne!(rollout_labels(nets, &[start], 36, Some(3), 3, 2)[0], one);
+        assert_ne!(rollout_labels(nets, &[start], 36, None, 3, 2)[0], one);
     }
 
     #[test]

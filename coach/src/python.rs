@@ -222,7 +222,7 @@ fn nn_rollout_labels<'py>(
     let crashed = crashed.map(|crashed| named_network_for(crashed, rules.variant, "the crashed network")).transpose()?;
     let positions = positions_from_flat(rules, boards)?;
     let nets = Nets { contact: &net, race: race.as_ref(), crashed: crashed.as_ref() };
-    let labels = py.allow_threads(|| tavla::rollout::truncated_rollout_labels(nets, &positions, trials, horizon, seed, threads));
+    let labels = py.allow_threads(|| tavla::rollout::rollout_labels(nets, &positions, trials, horizon, seed, threads));
     let bytes: Vec<u8> = labels.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
     Ok(PyBytes::new(py, &bytes))
 }
