@@ -9,6 +9,11 @@ crashed, race; bear-offs are left out since both engines play them from exact
 tables). gnubg is an oracle here, for measuring only; its judgement favours
 its own plays, so the numbers say *where* tavla loses, not by how much.
 
+With --by-standing the contact class is split further by the mover's standing
+before its roll (gnubg 0-ply's cubeless equity for the side on roll: behind
+below -0.25, level, ahead above +0.25), to see whether a player errs more
+when it leads or when it defends.
+
     python scripts/decision_errors.py --games 100 --oracle-ply 2 --seed 1
 """
 
@@ -38,6 +43,13 @@ def board_key(pos: Position) -> tuple:
     return tuple(map(tuple, pos.to_arrays()))
 
 
+def standing(pos: Position) -> str:
+    """behind / level / ahead: gnubg 0-ply's cubeless equity for the side on roll."""
+    mine, theirs = pos.to_arrays()
+    equity = Evaluation(gnubg_nn.probabilities([theirs, mine], 0)).equity
+    return "behind" if equity < -0.25 else "ahead" if equity > 0.25 else "level"
+
+
 def gnubg_choice(pos: Position, d1: int, d2: int) -> tuple:
     mine, theirs = pos.to_arrays()
     _, key = gnubg_nn.best_move([theirs, mine], d1, d2, n=0, b=1)
@@ -51,6 +63,7 @@ def main() -> int:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--oracle-ply", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--by-standing", action="store_true", help="split contact decisions by the mover's standing")
     args = p.parse_args()
 
     engine = Engine("backgammon", 0, evaluator=args.evaluator)
@@ -69,6 +82,8 @@ def main() -> int:
             mine, theirs = pos.to_arrays()
             cls = CLASSES.get(gnubg_nn.classify([theirs, mine]))
             if len(moves) > 1 and cls is not None:
+                if args.by_standing and cls == "contact":
+                    cls = f"contact, {standing(pos)}"
                 equities = {board_key(m.position): oracle_equity_after(m.position, args.oracle_ply) for m in moves}
                 best = max(equities.values())
                 ours = best - equities[board_key(chosen.position)]
@@ -87,21 +102,22 @@ def main() -> int:
         f"{args.evaluator} 0-ply vs gnubg 0-ply, judged by gnubg {args.oracle_ply}-ply, "
         f"{args.games} self-play games of {args.evaluator} (seed {args.seed}), {time.perf_counter() - start:.0f} s"
     )
-    print(f"{'class':8} {'decisions':>9} {'tavla mEq/dec':>14} {'wrong':>6} {'gnubg mEq/dec':>14} {'wrong':>6} {'tavla/game':>11} {'gnubg/game':>11}")
+    print(f"{'class':16} {'decisions':>9} {'tavla mEq/dec':>14} {'wrong':>6} {'gnubg mEq/dec':>14} {'wrong':>6} {'tavla/game':>11} {'gnubg/game':>11}")
     totals = [0, 0.0, 0.0, 0, 0]
-    for cls in ("contact", "crashed", "race"):
+    contact = ("contact, behind", "contact, level", "contact, ahead") if args.by_standing else ("contact",)
+    for cls in (*contact, "crashed", "race"):
         row = table.get(cls)
         if not row or not row[0]:
             continue
         totals = [a + b for a, b in zip(totals, row)]
         n = row[0]
         print(
-            f"{cls:8} {n:9d} {1000 * row[1] / n:14.2f} {row[3] / n:6.1%} {1000 * row[2] / n:14.2f} {row[4] / n:6.1%} "
+            f"{cls:16} {n:9d} {1000 * row[1] / n:14.2f} {row[3] / n:6.1%} {1000 * row[2] / n:14.2f} {row[4] / n:6.1%} "
             f"{row[1] / args.games:11.4f} {row[2] / args.games:11.4f}"
         )
     n = max(1, totals[0])
     print(
-        f"{'all':8} {totals[0]:9d} {1000 * totals[1] / n:14.2f} {totals[3] / n:6.1%} {1000 * totals[2] / n:14.2f} "
+        f"{'all':16} {totals[0]:9d} {1000 * totals[1] / n:14.2f} {totals[3] / n:6.1%} {1000 * totals[2] / n:14.2f} "
         f"{totals[4] / n:6.1%} {totals[1] / args.games:11.4f} {totals[2] / args.games:11.4f}"
     )
     return 0

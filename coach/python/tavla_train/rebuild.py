@@ -18,7 +18,10 @@ interrupted run resumes. The stages, in order:
    of gnubg-nn's self-play positions, which need gnubg-nn from the test
    extra), each followed by the output calibration to rollouts, then the
    crashed network on rollouts of the crashed positions of its self-play and
-   of gnubg-nn's: backgammon.tnn, backgammon-race.tnn, backgammon-crashed.tnn;
+   of gnubg-nn's, then a fourth level round whose rollouts the race and
+   crashed networks judge as the engine does (whole games, gnubg-nn's
+   positions again; no calibration after it): backgammon.tnn,
+   backgammon-race.tnn, backgammon-crashed.tnn;
 2. nardy and gul bara: TD self-play (gul bara in four stages at falling
    rates), then TD self-play from the first with the hand-made inputs (the
    stages that trained the shipped networks, whose first generation had no
@@ -83,6 +86,7 @@ class LevelRound:
     others: float = 0.0
     gnubg: int = 0
     gnubg_seed: int = 1001
+    rates: tuple[float, float] = (3e-4, 3e-5)  # Adam's step size at the first and the last epoch
 
 
 def level_rounds(positions: tuple[int, int, int], trials: int, anchor: int, epochs: int) -> tuple[LevelRound, ...]:
@@ -92,6 +96,12 @@ def level_rounds(positions: tuple[int, int, int], trials: int, anchor: int, epoc
     return (LevelRound(first, trials, anchor, epochs, 11, 12),
             LevelRound(second, trials, anchor, epochs, 21, 22),
             LevelRound(third, trials, anchor, epochs, 31, 32, others=1.0, gnubg=max(200, third // 4)))
+
+
+def judged_level_round(positions: int, trials: int, anchor: int) -> LevelRound:
+    """The shipped recipe's fourth level round at a scale (seed 41, gnubg-nn's self-play seed 3001):
+    the race and crashed networks judge its rollouts, 20 epochs from 1e-3 to 1e-4."""
+    return LevelRound(positions, trials, anchor, 20, 41, 42, others=1.0, gnubg=positions, gnubg_seed=3001, rates=(1e-3, 1e-4))
 
 
 @dataclass(frozen=True)
@@ -111,6 +121,7 @@ class Scale:
     calibrate_positions: int
     calibrate_trials: int
     level: tuple[LevelRound, ...]  # the level rounds, each followed by a calibration
+    judged_level: LevelRound  # the level round after the crashed network, its rollouts judged by every network
     other_hidden: int  # nardy and gul bara
     nardy_games: int
     gulbara_games: tuple[int, int, int, int]
@@ -134,7 +145,7 @@ SCALES = {
         features_race={"nardy": (4_000, 2, 2), "gulbara": (4_000, 2, 2)},
         dutch_games=4, acey_deucey_games=1,
         prune={"backgammon": (2, 4, 1), "nardy": (2, 4, 1), "gulbara": (2, 4, 1)},
-        crashed=(2_000, 400, 2, 2),
+        crashed=(2_000, 400, 2, 2), judged_level=judged_level_round(300, 2, 60),
     ),
     "small": Scale(
         bg_hidden=32, bg_td_games=(10_000, 10_000, 5_000), td_chunk=1_000, race_selfplay=10_000, race_trials=8,
@@ -145,7 +156,7 @@ SCALES = {
         features_level={"nardy": (2_000, 8, 500), "gulbara": (1_000, 8, 300)},
         features_race={"nardy": (50_000, 8, 10), "gulbara": (30_000, 8, 10)}, dutch_games=2_000, acey_deucey_games=500,
         prune={"backgammon": (50, 16, 3), "nardy": (30, 8, 3), "gulbara": (30, 8, 3)},
-        crashed=(20_000, 4_000, 8, 10),
+        crashed=(20_000, 4_000, 8, 10), judged_level=judged_level_round(2_000, 8, 1_000),
     ),
     # The shipped recipe (benches/README.md, "Neural networks").
     "full": Scale(
@@ -159,7 +170,7 @@ SCALES = {
         features_race={"nardy": (3_000_000, 144, 60), "gulbara": (2_000_000, 144, 60)},
         dutch_games=20_000, acey_deucey_games=8_000,
         prune={"backgammon": (2_000, 64, 8), "nardy": (1_000, 16, 8), "gulbara": (1_000, 16, 8)},
-        crashed=(200_000, 100_000, 144, 60),
+        crashed=(200_000, 100_000, 144, 60), judged_level=judged_level_round(12_000, 96, 40_000),
     ),
 }
 
@@ -233,10 +244,10 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
     ]
     levelled_from = ranked
     for k, round_ in enumerate(s.level):
-        plan += level_steps(k + 1, round_, levelled_from, s, work, threads_arg,
-                            out / "backgammon.tnn" if k == len(s.level) - 1 else work / f"backgammon-calibrated{k + 1}.tnn")
+        plan += level_steps(k + 1, round_, levelled_from, s, work, threads_arg, work / f"backgammon-calibrated{k + 1}.tnn")
         levelled_from = plan[-1].out
-    plan += crashed_steps(s, out, work, threads_arg)
+    plan += crashed_steps(s, levelled_from, out, work, threads_arg)
+    plan += judged_level_steps(len(s.level) + 1, s.judged_level, levelled_from, bg_race, out, work, threads_arg)
     plan += [
         Step("nardy TD(0)", work / "nardy-gen1.tnn", lambda: td.main(
             td_args("nardy", s.nardy_games, s.other_hidden, 1, 0.1, 0.02, min(chunk, 5_000), work / "nardy-gen1.tnn"))),
@@ -290,20 +301,29 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
     return plan
 
 
-def level_steps(k: int, r: LevelRound, network: Path, s: Scale, work: Path, threads_arg: list[str],
-                calibrated: Path) -> list[Step]:
-    """The k-th level round from `network` (with gnubg-nn's positions first where it takes them),
-    then the output calibration into `calibrated`."""
-    levelled, plan = work / f"backgammon-level{k}.tnn", []
+def level_round_steps(k: int, r: LevelRound, network: Path, work: Path, threads_arg: list[str], levelled: Path,
+                      judges: list[str]) -> list[Step]:
+    """The k-th level round from `network` into `levelled` (gnubg-nn's positions first where it takes
+    them); `judges` the level command's --race and --crashed options, if any."""
+    plan: list[Step] = []
     extra: list[str] = []
     if r.gnubg:
         step = gnubg_positions_step(f"level round {k}", r.gnubg, r.gnubg_seed, work)
         extra = ["--extra", str(step.out)]
         plan.append(step)
     plan.append(Step(f"backgammon level round {k}", levelled, lambda: level.main([
-        "--network", str(network), "--positions", str(r.positions), "--trials", str(r.trials), "--seed", str(r.seed),
-        "--others", f"{r.others:g}", *extra, "--anchor", str(r.anchor), "--anchor-seed", str(r.anchor_seed),
-        "--epochs", str(r.epochs), "--data", str(work), "--out", str(levelled), *threads_arg])))
+        "--network", str(network), *judges, "--positions", str(r.positions), "--trials", str(r.trials),
+        "--seed", str(r.seed), "--others", f"{r.others:g}", *extra, "--anchor", str(r.anchor),
+        "--anchor-seed", str(r.anchor_seed), "--epochs", str(r.epochs), "--rate", f"{r.rates[0]:g}",
+        "--rate-end", f"{r.rates[1]:g}", "--data", str(work), "--out", str(levelled), *threads_arg])))
+    return plan
+
+
+def level_steps(k: int, r: LevelRound, network: Path, s: Scale, work: Path, threads_arg: list[str],
+                calibrated: Path) -> list[Step]:
+    """The k-th level round from `network`, then the output calibration into `calibrated`."""
+    levelled = work / f"backgammon-level{k}.tnn"
+    plan = level_round_steps(k, r, network, work, threads_arg, levelled, [])
     plan.append(Step(f"backgammon calibration after level round {k}", calibrated, lambda: calibrate.main([
         "--network", str(levelled), "--positions", str(s.calibrate_positions), "--trials", str(s.calibrate_trials),
         "--seed", "123", "--data", str(work), "--out", str(calibrated), *threads_arg])))
@@ -319,16 +339,25 @@ def gnubg_positions_step(purpose: str, count: int, seed: int, work: Path) -> Ste
          "--seed", str(seed), "--out", str(positions)]).returncode)
 
 
-def crashed_steps(s: Scale, out: Path, work: Path, threads_arg: list[str]) -> list[Step]:
-    """Backgammon's crashed network from the finished backgammon.tnn: its self-play's crashed
-    positions and gnubg-nn's (scripts/gnubg_positions.py, seed 2001), rolled out (seed 7)."""
+def judged_level_steps(k: int, r: LevelRound, network: Path, bg_race: Path, out: Path, work: Path,
+                       threads_arg: list[str]) -> list[Step]:
+    """The level round after the crashed network, into backgammon.tnn: its rollouts judged by the race
+    and crashed networks as in the engine (crashed positions leave its set), whole games."""
+    judges = ["--race", str(bg_race), "--crashed", str(out / "backgammon-crashed.tnn")]
+    return level_round_steps(k, r, network, work, threads_arg, out / "backgammon.tnn", judges)
+
+
+def crashed_steps(s: Scale, network: Path, out: Path, work: Path, threads_arg: list[str]) -> list[Step]:
+    """Backgammon's crashed network from the contact network after its calibrated level rounds:
+    its self-play's crashed positions and gnubg-nn's (scripts/gnubg_positions.py, seed 2001),
+    rolled out (seed 7)."""
     selfplay, gnubg, trials, epochs = s.crashed
     positions = gnubg_positions_step("the crashed network", gnubg, 2001, work)
     crashed = out / "backgammon-crashed.tnn"
     return [
         positions,
         Step("backgammon crashed network", crashed, lambda: race.main([
-            "--class", "crashed", "--network", str(out / "backgammon.tnn"), "--selfplay", str(selfplay),
+            "--class", "crashed", "--network", str(network), "--selfplay", str(selfplay),
             "--extra", str(positions.out), "--trials", str(trials), "--seed", "7", "--epochs", str(epochs),
             "--rate", str(CRASHED_RATES[0]), "--rate-end", str(CRASHED_RATES[1]), "--data", str(work),
             "--out", str(crashed), *threads_arg])),
