@@ -18,9 +18,9 @@ interrupted run resumes. The stages, in order:
    of gnubg-nn's self-play positions, which need gnubg-nn from the test
    extra), each followed by the output calibration to rollouts, then the
    crashed network on rollouts of the crashed positions of its self-play and
-   of gnubg-nn's, then a fourth level round whose rollouts the race and
-   crashed networks judge as the engine does (whole games, gnubg-nn's
-   positions again; no calibration after it): backgammon.tnn,
+   of gnubg-nn's, then a fourth and a fifth level round whose rollouts the
+   race and crashed networks judge as the engine does (whole games, new
+   gnubg-nn positions each; no calibration after them): backgammon.tnn,
    backgammon-race.tnn, backgammon-crashed.tnn;
 2. nardy and gul bara: TD self-play (gul bara in four stages at falling
    rates), then TD self-play from the first with the hand-made inputs (the
@@ -98,10 +98,12 @@ def level_rounds(positions: tuple[int, int, int], trials: int, anchor: int, epoc
             LevelRound(third, trials, anchor, epochs, 31, 32, others=1.0, gnubg=max(200, third // 4)))
 
 
-def judged_level_round(positions: int, trials: int, anchor: int) -> LevelRound:
-    """The shipped recipe's fourth level round at a scale (seed 41, gnubg-nn's self-play seed 3001):
-    the race and crashed networks judge its rollouts, 20 epochs from 1e-3 to 1e-4."""
-    return LevelRound(positions, trials, anchor, 20, 41, 42, others=1.0, gnubg=positions, gnubg_seed=3001, rates=(1e-3, 1e-4))
+def judged_level_rounds(positions: int, trials: int, anchor: int) -> tuple[LevelRound, ...]:
+    """The shipped recipe's fourth and fifth level rounds at a scale (seeds 41 and 51, gnubg-nn's
+    self-play seeds 3001 and 3003), each from the one before: the race and crashed networks judge
+    their rollouts, 20 epochs from 1e-3 to 1e-4."""
+    return tuple(LevelRound(positions, trials, anchor, 20, seed, seed + 1, others=1.0, gnubg=positions, gnubg_seed=gnubg_seed,
+                            rates=(1e-3, 1e-4)) for seed, gnubg_seed in ((41, 3001), (51, 3003)))
 
 
 @dataclass(frozen=True)
@@ -121,7 +123,7 @@ class Scale:
     calibrate_positions: int
     calibrate_trials: int
     level: tuple[LevelRound, ...]  # the level rounds, each followed by a calibration
-    judged_level: LevelRound  # the level round after the crashed network, its rollouts judged by every network
+    judged_levels: tuple[LevelRound, ...]  # the level rounds after the crashed network, their rollouts judged by every network
     other_hidden: int  # nardy and gul bara
     nardy_games: int
     gulbara_games: tuple[int, int, int, int]
@@ -145,7 +147,7 @@ SCALES = {
         features_race={"nardy": (4_000, 2, 2), "gulbara": (4_000, 2, 2)},
         dutch_games=4, acey_deucey_games=1,
         prune={"backgammon": (2, 4, 1), "nardy": (2, 4, 1), "gulbara": (2, 4, 1)},
-        crashed=(2_000, 400, 2, 2), judged_level=judged_level_round(300, 2, 60),
+        crashed=(2_000, 400, 2, 2), judged_levels=judged_level_rounds(300, 2, 60),
     ),
     "small": Scale(
         bg_hidden=32, bg_td_games=(10_000, 10_000, 5_000), td_chunk=1_000, race_selfplay=10_000, race_trials=8,
@@ -156,7 +158,7 @@ SCALES = {
         features_level={"nardy": (2_000, 8, 500), "gulbara": (1_000, 8, 300)},
         features_race={"nardy": (50_000, 8, 10), "gulbara": (30_000, 8, 10)}, dutch_games=2_000, acey_deucey_games=500,
         prune={"backgammon": (50, 16, 3), "nardy": (30, 8, 3), "gulbara": (30, 8, 3)},
-        crashed=(20_000, 4_000, 8, 10), judged_level=judged_level_round(2_000, 8, 1_000),
+        crashed=(20_000, 4_000, 8, 10), judged_levels=judged_level_rounds(2_000, 8, 1_000),
     ),
     # The shipped recipe (benches/README.md, "Neural networks").
     "full": Scale(
@@ -170,7 +172,7 @@ SCALES = {
         features_race={"nardy": (3_000_000, 144, 60), "gulbara": (2_000_000, 144, 60)},
         dutch_games=20_000, acey_deucey_games=8_000,
         prune={"backgammon": (2_000, 64, 8), "nardy": (1_000, 16, 8), "gulbara": (1_000, 16, 8)},
-        crashed=(200_000, 100_000, 144, 60), judged_level=judged_level_round(12_000, 96, 40_000),
+        crashed=(200_000, 100_000, 144, 60), judged_levels=judged_level_rounds(12_000, 96, 40_000),
     ),
 }
 
@@ -247,7 +249,11 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
         plan += level_steps(k + 1, round_, levelled_from, s, work, threads_arg, work / f"backgammon-calibrated{k + 1}.tnn")
         levelled_from = plan[-1].out
     plan += crashed_steps(s, levelled_from, out, work, threads_arg)
-    plan += judged_level_steps(len(s.level) + 1, s.judged_level, levelled_from, bg_race, out, work, threads_arg)
+    for k, round_ in enumerate(s.judged_levels, start=len(s.level) + 1):
+        last = k == len(s.level) + len(s.judged_levels)
+        plan += judged_level_steps(k, round_, levelled_from, bg_race, out, work, threads_arg,
+                                   out / "backgammon.tnn" if last else work / f"backgammon-level{k}.tnn")
+        levelled_from = plan[-1].out
     plan += [
         Step("nardy TD(0)", work / "nardy-gen1.tnn", lambda: td.main(
             td_args("nardy", s.nardy_games, s.other_hidden, 1, 0.1, 0.02, min(chunk, 5_000), work / "nardy-gen1.tnn"))),
@@ -340,11 +346,11 @@ def gnubg_positions_step(purpose: str, count: int, seed: int, work: Path) -> Ste
 
 
 def judged_level_steps(k: int, r: LevelRound, network: Path, bg_race: Path, out: Path, work: Path,
-                       threads_arg: list[str]) -> list[Step]:
-    """The level round after the crashed network, into backgammon.tnn: its rollouts judged by the race
-    and crashed networks as in the engine (crashed positions leave its set), whole games."""
+                       threads_arg: list[str], levelled: Path) -> list[Step]:
+    """A level round after the crashed network, into `levelled`: its rollouts judged by the race and
+    crashed networks as in the engine (crashed positions leave its set), whole games."""
     judges = ["--race", str(bg_race), "--crashed", str(out / "backgammon-crashed.tnn")]
-    return level_round_steps(k, r, network, work, threads_arg, out / "backgammon.tnn", judges)
+    return level_round_steps(k, r, network, work, threads_arg, levelled, judges)
 
 
 def crashed_steps(s: Scale, network: Path, out: Path, work: Path, threads_arg: list[str]) -> list[Step]:
