@@ -28,6 +28,7 @@ import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any, Callable
 
 import numpy as np
 
@@ -36,7 +37,6 @@ from tavla.duel import GnubgPlayer
 
 ROOT = Path(__file__).resolve().parent.parent
 CUBE_SET = ROOT / "benches" / "positions" / "cube-backgammon.json"
-PAIRINGS = ("tt", "gg", "tg", "gt", "t1t1")
 NAMES = {
     "tt": "tavla 0-ply on both sides",
     "gg": "gnubg 0-ply on both sides",
@@ -52,16 +52,19 @@ def leading_positions(lo: float, hi: float) -> list[dict]:
     return [c for c in cases if c["gnubg_class_name"] == "contact" and lo <= c["gnubg"]["0"]["cubeless_equity"] <= hi]
 
 
-def players(pairing: str) -> tuple:
-    tavla0 = Engine("backgammon", ply=0, threads=1)
-    table = {
-        "tt": (tavla0, tavla0),
-        "gg": (GnubgPlayer(0), GnubgPlayer(0)),
-        "tg": (tavla0, GnubgPlayer(0)),
-        "gt": (GnubgPlayer(0), tavla0),
-        "t1t1": (Engine("backgammon", ply=1, threads=1),) * 2,
-    }
-    return table[pairing]
+# Each pairing's (leader, defender) by player kind, and how to make each kind.
+SIDES = {"tt": ("t", "t"), "gg": ("g", "g"), "tg": ("t", "g"), "gt": ("g", "t"), "t1t1": ("t1", "t1")}
+KINDS: dict[str, Callable[[], Any]] = {
+    "t": lambda: Engine("backgammon", ply=0, threads=1),
+    "g": lambda: GnubgPlayer(0),
+    "t1": lambda: Engine("backgammon", ply=1, threads=1),
+}
+
+
+def seated(pairings: list[str]) -> dict[str, tuple[Any, Any]]:
+    """Each pairing's (leader, defender), every kind of player made once."""
+    made = {kind: KINDS[kind]() for kind in {k for p in pairings for k in SIDES[p]}}
+    return {p: (made[SIDES[p][0]], made[SIDES[p][1]]) for p in pairings}
 
 
 def play_out(position_id: str, leader, defender, seed: int) -> int:
@@ -76,15 +79,16 @@ def play_out(position_id: str, leader, defender, seed: int) -> int:
         move = player.best_move(game.position, d1, d2) if isinstance(player, Engine) else player(game.position, d1, d2)
         game.play(move)
     result = game.result
+    assert result is not None  # the game is over
     return result["points"] if result["winner"] == a else -result["points"]
 
 
 def rollout_means(job: tuple) -> list[list[float]]:
     """Per position of this worker's share, A's mean points under each pairing (the same dice for all)."""
     ids, first, pairings, trials = job
-    seated = {p: players(p) for p in pairings}
+    players = seated(pairings)
     return [
-        [float(np.mean([play_out(pid, *seated[p], 1_000_003 * (first + k) + t) for t in range(trials)])) for p in pairings]
+        [float(np.mean([play_out(pid, *players[p], 1_000_003 * (first + k) + t) for t in range(trials)])) for p in pairings]
         for k, pid in enumerate(ids)
     ]
 
@@ -96,26 +100,27 @@ def paired(x: np.ndarray) -> str:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--trials", type=int, default=100, help="games played out per position and pairing")
-    p.add_argument("--pairings", default="tt,gg,tg,gt", help=f"a comma list of {', '.join(PAIRINGS)}")
+    p.add_argument("--pairings", default="tt,gg,tg,gt", help=f"a comma list of {', '.join(SIDES)}")
     p.add_argument("--limit", type=int, default=0, help="only the first N positions")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--low", type=float, default=0.25)
     p.add_argument("--high", type=float, default=1.0)
     args = p.parse_args()
     pairings = args.pairings.split(",")
-    unknown = [x for x in pairings if x not in PAIRINGS]
+    unknown = [x for x in pairings if x not in SIDES]
     if unknown:
-        p.error(f"unknown pairings {unknown}: choose from {', '.join(PAIRINGS)}")
+        p.error(f"unknown pairings {unknown}: choose from {', '.join(SIDES)}")
     cases = leading_positions(args.low, args.high)
     if args.limit:
         cases = cases[: args.limit]
     ids = [c["position_id"] for c in cases]
+    positions = [formats.parse(pid)["position"] for pid in ids]
     gnubg2 = np.array([c["gnubg"]["2"]["cubeless_equity"] for c in cases])
     print(f"{len(cases)} contact positions of the cube set, gnubg 0-ply equity of the side on roll {args.low} to {args.high}")
     print(f"{'gnubg 2-ply':34} {gnubg2.mean():+.4f}")
     for ply in (0, 1, 2):
         engine = Engine("backgammon", ply=ply, threads=1)
-        tavla = np.array([engine.evaluate(formats.parse(pid)["position"]).equity for pid in ids])
+        tavla = np.array([engine.evaluate(pos).equity for pos in positions])
         print(f"{f'tavla {ply}-ply':34} {tavla.mean():+.4f}   minus gnubg 2-ply {paired(tavla - gnubg2)}")
     step = -(-len(ids) // args.workers)
     jobs = [(ids[k : k + step], k, pairings, args.trials) for k in range(0, len(ids), step)]
