@@ -85,17 +85,26 @@ def test_rebuild_makes_every_shipped_network_from_nothing_with_fixed_seeds(tmp_p
         assert name in run.stdout
     assert (out / "rebuild.log").read_text().count("all stages in") == 1
     # Three level rounds, each calibrated after; the third with gnubg-nn's self-play positions; then
-    # the crashed network, and two rounds judged by it and the race network, not calibrated.
+    # the crashed network, and rounds judged by it and the race network, not calibrated, each keeping
+    # its level set; the later ones train on earlier rounds' sets too.
     for k in (1, 2, 3):
         assert f"] backgammon level round {k}:" in run.stdout and f"] backgammon calibration after level round {k}:" in run.stdout
     assert "] gnubg-nn self-play positions for level round 3:" in run.stdout
-    crashed = run.stdout.index("] backgammon crashed network:")
-    assert crashed < run.stdout.index("] backgammon level round 4:") < run.stdout.index("] backgammon level round 5:")
-    for k in (4, 5):
+    judged_rounds = [k for k, _ in enumerate(rebuild.SCALES["tiny"].judged_levels, start=4)]
+    order = [run.stdout.index("] backgammon crashed network:")]
+    order += [run.stdout.index(f"] backgammon level round {k}:") for k in judged_rounds]
+    assert order == sorted(order) and len(judged_rounds) >= 3
+    for k, round_ in zip(judged_rounds, rebuild.SCALES["tiny"].judged_levels):
         assert f"calibration after level round {k}" not in run.stdout
         assert f"] gnubg-nn self-play positions for level round {k}:" in run.stdout
-    judged = list((out / "work").glob("level-*-r*-c*-t2-labels.npy"))
-    assert len(judged) == 4, judged  # each round's own self-play positions and gnubg-nn's, labelled by the judged rollouts
+        assert (out / "work" / f"backgammon-level{k}-set.npz").exists()
+        assert all(j < k for j in round_.joins)
+        for j in round_.joins:
+            assert f"held-out level positions, backgammon-level{j}-set: extra" in run.stdout
+    assert rebuild.SCALES["full"].judged_levels[2].joins == (4, 5)
+    judged = list((out / "work").glob("level-*-r*-c*-t*-labels.npy"))
+    # each round's own self-play positions and gnubg-nn's, labelled by the judged rollouts
+    assert len(judged) == 2 * len(judged_rounds), judged
     # The nardy games' ranking rounds are followed by a level round each, then their race networks.
     for variant in ("nardy", "gulbara"):
         for stage in ("ranking round", "level round", "race network"):
@@ -103,7 +112,7 @@ def test_rebuild_makes_every_shipped_network_from_nothing_with_fixed_seeds(tmp_p
         contact, race = out / f"{variant}.tnn", out / f"{variant}-race.tnn"
         assert tavla.duel(variant, f"network={contact},{race}:0", "pips:0", games=2, seed=1).games == 2
     assert len(list((out / "work").glob("level-gulbara-*-labels.npy"))) == 1
-    assert len(list((out / "work").glob("level-*-extra-*-labels.npy"))) == 3
+    assert len(list((out / "work").glob("level-*-extra-*-labels.npy"))) == 1 + len(judged_rounds)
     # The rebuilt contact and race networks play as one engine.
     bg, race = out / "backgammon.tnn", out / "backgammon-race.tnn"
     assert tavla.duel("backgammon", f"network={bg},{race}:0", "pips:0", games=2, seed=1).games == 2

@@ -606,6 +606,26 @@ def test_level_round_fits_rollouts_where_the_opponent_is_on_the_bar(small_net: b
     [short] = list((tmp_path / "data").glob("level-*-n1500-s3-o0-r*-c*-h2-t4-labels.npy"))
     kept = boards[common.judges("backgammon", boards) != common.CRASHED]
     assert np.load(short).shape == (len(kept), 5)
+    # --save-set keeps the round's kinds; --also trains on a kept set beside the round's own, its kinds
+    # first, each with its tenth held out and reported under the set's name.
+    kept = tmp_path / "round.npz"
+    saved = subprocess.run(cmd + ["--extra", str(extra), "--save-set", str(kept), "--out", str(tmp_path / "saved.tnn")],
+                           capture_output=True, text=True, timeout=300)
+    assert saved.returncode == 0, saved.stderr
+    assert (tmp_path / "saved.tnn").read_bytes() == (tmp_path / "extra.tnn").read_bytes()  # keeping changes nothing
+    kinds = level.load_level_set(kept, "backgammon")
+    assert [name for name, _, _ in kinds] == ["round: after a dance", "round: extra"]
+    assert np.array_equal(kinds[0][1], boards) and np.array_equal(kinds[0][2], np.load(cached))
+    assert np.array_equal(kinds[1][2], np.load(extra_labels))
+    joined = subprocess.run(cmd + ["--also", str(kept), "--out", str(tmp_path / "joined.tnn")],
+                            capture_output=True, text=True, timeout=300)
+    assert joined.returncode == 0, joined.stderr
+    reported = [line for line in joined.stdout.splitlines() if line.startswith("held-out level positions")]
+    assert [line.split(" (")[0] for line in reported] == [
+        "held-out level positions, round: after a dance", "held-out level positions, round: extra",
+        "held-out level positions, after a dance"], joined.stdout
+    assert (tmp_path / "joined.tnn").read_bytes() not in (trained, (tmp_path / "extra.tnn").read_bytes())
+    np.savez(tmp_path / "not-a-set.npz", boards=extra_boards)
     np.save(tmp_path / "flat.npy", extra_boards.reshape(-1, 50))
     np.save(tmp_path / "negative.npy", -extra_boards)
     shared = extra_boards.copy()
@@ -618,7 +638,10 @@ def test_level_round_fits_rollouts_where_the_opponent_is_on_the_bar(small_net: b
                          (["--extra", str(tmp_path / "flat.npy")], "not flat boards"),
                          (["--extra", str(tmp_path / "negative.npy")], "cannot be negative"),
                          (["--extra", str(tmp_path / "shared.npy")], "position 3: both players"),
-                         (["--extra", str(start)], "--extra: cannot read")]:
+                         (["--extra", str(start)], "--extra: cannot read"),
+                         (["--also", str(tmp_path / "not-a-set.npz")], "not a level set kept by --save-set"),
+                         (["--also", str(start)], "not a level set kept by --save-set"),
+                         (["--also", str(kept), "--variant", "nardy", "--network", str(start)], "a level set of backgammon, not of nardy")]:
         failed = subprocess.run(cmd + bad, capture_output=True, text=True)
         assert failed.returncode != 0 and message in failed.stderr, failed.stderr
     nardy = tmp_path / "nardy.tnn"

@@ -53,6 +53,13 @@ This stage:
    level positions a tenth of each kind: after a dance, others, extra),
    then the mean equity error of each kind's held-out positions before and
    after.
+
+--save-set FILE keeps the round's level set (each kind's boards and labels)
+in an .npz file, and --also FILE (repeatable) trains on an earlier round's
+kept set beside this round's own, its kinds first, their tenths held out as
+here: a round that also learns its predecessors' rollouts keeps what they
+taught while its new positions move the network (their labels are rollouts
+of the earlier rounds' networks, kept as they were).
 """
 
 from __future__ import annotations
@@ -62,6 +69,7 @@ import hashlib
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -125,6 +133,37 @@ def extra_positions(path: Path) -> np.ndarray:
     return np.ascontiguousarray(boards[~races])
 
 
+Kind = tuple[str, np.ndarray, np.ndarray]  # a name, its boards, its rollout labels
+
+
+def save_level_set(path: Path, variant: str, kinds: list[Kind]) -> None:
+    """Keep a round's level set (each kind's name, boards and labels) for a later round's --also."""
+    # Any: np.savez's own keyword (allow_pickle) would otherwise claim the arrays' type.
+    arrays: dict[str, Any] = {"variant": np.array(variant), "names": np.array([name for name, _, _ in kinds])}
+    arrays |= {f"boards{k}": boards for k, (_, boards, _) in enumerate(kinds)}
+    arrays |= {f"labels{k}": labels for k, (_, _, labels) in enumerate(kinds)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as f:  # np.savez would add .npz to a name without it
+        np.savez(f, **arrays)
+
+
+def load_level_set(path: Path, variant: str) -> list[Kind]:
+    """The kinds of a level set of `variant` kept by --save-set, named after its file."""
+    try:
+        with np.load(path, allow_pickle=False) as kept:
+            if str(kept["variant"]) != variant:
+                raise SystemExit(f"--also: {path} is a level set of {kept['variant']}, not of {variant}")
+            names = [str(name) for name in kept["names"]]
+            kinds = [(f"{path.stem}: {name}", kept[f"boards{k}"], kept[f"labels{k}"]) for k, name in enumerate(names)]
+    except (OSError, ValueError, KeyError) as err:
+        raise SystemExit(f"--also: {path} is not a level set kept by --save-set: {err}") from None
+    for name, boards, labels in kinds:
+        if boards.dtype != np.int8 or boards.shape[1:] != (2, 25) or labels.shape != (len(boards), 5):
+            raise SystemExit(f"--also: {path}: kind {name!r} holds boards {boards.dtype} {boards.shape} "
+                             f"and labels {labels.shape}, not flat boards (n, 2, 25) with five probabilities each")
+    return kinds
+
+
 def split_kinds(kinds: list[tuple[np.ndarray, np.ndarray]]) -> tuple[rank.DecisionSet, rank.DecisionSet, list[slice]]:
     """The level positions of every kind (boards, labels) as one held-out set (the first tenth of
     each kind) and one training set (the rest), and where each kind's held-out rows lie."""
@@ -181,6 +220,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--batch", type=int, default=64, help="decisions per mini-batch")
     p.add_argument("--threads", type=int, default=0, help="self-play and rollout threads (0 = all cores)")
     p.add_argument("--data", type=Path, default=DATA, help="where the level set and its labels are kept")
+    p.add_argument("--save-set", type=Path, help="keep the round's level set (boards and labels) in this .npz file")
+    p.add_argument("--also", type=Path, action="append", default=[],
+                   help="an earlier round's level set (--save-set) to train on beside this round's (repeatable)")
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
     if min(args.positions, args.trials, args.anchor, args.epochs, args.batch) < 1 or args.others < 0:
@@ -195,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("--race and --crashed are backgammon's")
     if args.extra and not args.extra.exists():
         raise SystemExit(f"--extra: no file at {args.extra}")
+    earlier = [kind for path in args.also for kind in load_level_set(path, args.variant)]
     net = variant_network(args.network, args.variant)
     params = read_network(net)
     args.data.mkdir(parents=True, exist_ok=True)
@@ -236,6 +279,9 @@ def main(argv: list[str] | None = None) -> int:
             lambda part, at: rollouts(part, args.seed + EXTRA_SEEDS + at))
         kinds.append(("extra", extra, extra_labels))
     kinds = [kind for kind in kinds if len(kind[1])]
+    if args.save_set:
+        save_level_set(args.save_set, args.variant, kinds)
+    kinds = earlier + kinds
     held_level, train_level, rows = split_kinds([(b, l) for _, b, l in kinds])
     anchor = anchors(net, params, args.anchor, args.anchor_seed, args.threads, args.variant)
     data = rank.Decisions(args.variant, [held_level, anchor, train_level])

@@ -18,9 +18,10 @@ interrupted run resumes. The stages, in order:
    of gnubg-nn's self-play positions, which need gnubg-nn from the test
    extra), each followed by the output calibration to rollouts, then the
    crashed network on rollouts of the crashed positions of its self-play and
-   of gnubg-nn's, then a fourth and a fifth level round whose rollouts the
-   race and crashed networks judge as the engine does (whole games, new
-   gnubg-nn positions each; no calibration after them): backgammon.tnn,
+   of gnubg-nn's, then level rounds four to seven whose rollouts the race
+   and crashed networks judge as the engine does (whole games, new gnubg-nn
+   positions each; no calibration after them; the sixth and seventh also
+   train on the earlier rounds' level sets): backgammon.tnn,
    backgammon-race.tnn, backgammon-crashed.tnn;
 2. nardy and gul bara: TD self-play (gul bara in four stages at falling
    rates), then TD self-play from the first with the hand-made inputs (the
@@ -87,6 +88,7 @@ class LevelRound:
     gnubg: int = 0
     gnubg_seed: int = 1001
     rates: tuple[float, float] = (3e-4, 3e-5)  # Adam's step size at the first and the last epoch
+    joins: tuple[int, ...] = ()  # the earlier judged rounds whose level sets this one trains on too (level --also)
 
 
 def level_rounds(positions: tuple[int, int, int], trials: int, anchor: int, epochs: int) -> tuple[LevelRound, ...]:
@@ -99,11 +101,16 @@ def level_rounds(positions: tuple[int, int, int], trials: int, anchor: int, epoc
 
 
 def judged_level_rounds(positions: int, trials: int, anchor: int) -> tuple[LevelRound, ...]:
-    """The shipped recipe's fourth and fifth level rounds at a scale (seeds 41 and 51, gnubg-nn's
-    self-play seeds 3001 and 3003), each from the one before: the race and crashed networks judge
-    their rollouts, 20 epochs from 1e-3 to 1e-4."""
-    return tuple(LevelRound(positions, trials, anchor, 20, seed, seed + 1, others=1.0, gnubg=positions, gnubg_seed=gnubg_seed,
-                            rates=(1e-3, 1e-4)) for seed, gnubg_seed in ((41, 3001), (51, 3003)))
+    """The shipped recipe's level rounds four to seven at a scale (seeds 41, 51, 61 and 71, gnubg-nn's
+    self-play seeds 3001, 3003, 3005 and 3007), each from the one before: the race and crashed
+    networks judge their rollouts, 20 epochs from 1e-3 to 1e-4; round six trains on rounds four and
+    five's level sets beside its own, round seven on twice the positions with half the rollouts
+    each, beside rounds four to six's sets."""
+    rounds = ((positions, trials, 41, 3001, ()), (positions, trials, 51, 3003, ()), (positions, trials, 61, 3005, (4, 5)),
+              (2 * positions, max(1, trials // 2), 71, 3007, (4, 5, 6)))
+    return tuple(LevelRound(count, rollouts, anchor, 20, seed, seed + 1, others=1.0, gnubg=count, gnubg_seed=gnubg_seed,
+                            rates=(1e-3, 1e-4), joins=joins)
+                 for count, rollouts, seed, gnubg_seed, joins in rounds)
 
 
 @dataclass(frozen=True)
@@ -308,9 +315,10 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
 
 
 def level_round_steps(k: int, r: LevelRound, network: Path, work: Path, threads_arg: list[str], levelled: Path,
-                      judges: list[str]) -> list[Step]:
+                      judges: list[str], sets: list[str]) -> list[Step]:
     """The k-th level round from `network` into `levelled` (gnubg-nn's positions first where it takes
-    them); `judges` the level command's --race and --crashed options, if any."""
+    them); `judges` the level command's --race and --crashed options, if any, `sets` its --save-set
+    and --also options."""
     plan: list[Step] = []
     extra: list[str] = []
     if r.gnubg:
@@ -321,7 +329,7 @@ def level_round_steps(k: int, r: LevelRound, network: Path, work: Path, threads_
         "--network", str(network), *judges, "--positions", str(r.positions), "--trials", str(r.trials),
         "--seed", str(r.seed), "--others", f"{r.others:g}", *extra, "--anchor", str(r.anchor),
         "--anchor-seed", str(r.anchor_seed), "--epochs", str(r.epochs), "--rate", f"{r.rates[0]:g}",
-        "--rate-end", f"{r.rates[1]:g}", "--data", str(work), "--out", str(levelled), *threads_arg])))
+        "--rate-end", f"{r.rates[1]:g}", "--data", str(work), *sets, "--out", str(levelled), *threads_arg])))
     return plan
 
 
@@ -329,7 +337,7 @@ def level_steps(k: int, r: LevelRound, network: Path, s: Scale, work: Path, thre
                 calibrated: Path) -> list[Step]:
     """The k-th level round from `network`, then the output calibration into `calibrated`."""
     levelled = work / f"backgammon-level{k}.tnn"
-    plan = level_round_steps(k, r, network, work, threads_arg, levelled, [])
+    plan = level_round_steps(k, r, network, work, threads_arg, levelled, [], [])
     plan.append(Step(f"backgammon calibration after level round {k}", calibrated, lambda: calibrate.main([
         "--network", str(levelled), "--positions", str(s.calibrate_positions), "--trials", str(s.calibrate_trials),
         "--seed", "123", "--data", str(work), "--out", str(calibrated), *threads_arg])))
@@ -348,9 +356,16 @@ def gnubg_positions_step(purpose: str, count: int, seed: int, work: Path) -> Ste
 def judged_level_steps(k: int, r: LevelRound, network: Path, bg_race: Path, out: Path, work: Path,
                        threads_arg: list[str], levelled: Path) -> list[Step]:
     """A level round after the crashed network, into `levelled`: its rollouts judged by the race and
-    crashed networks as in the engine (crashed positions leave its set), whole games."""
+    crashed networks as in the engine (crashed positions leave its set), whole games; its level set
+    kept for the rounds that join it."""
     judges = ["--race", str(bg_race), "--crashed", str(out / "backgammon-crashed.tnn")]
-    return level_round_steps(k, r, network, work, threads_arg, levelled, judges)
+    sets = ["--save-set", str(level_set(work, k))] + [f"--also={level_set(work, j)}" for j in r.joins]
+    return level_round_steps(k, r, network, work, threads_arg, levelled, judges, sets)
+
+
+def level_set(work: Path, k: int) -> Path:
+    """Where the k-th judged level round keeps its level set."""
+    return work / f"backgammon-level{k}-set.npz"
 
 
 def crashed_steps(s: Scale, network: Path, out: Path, work: Path, threads_arg: list[str]) -> list[Step]:
