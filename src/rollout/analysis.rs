@@ -866,8 +866,9 @@ mod tests {
             let after = p.candidate.play.position.flip();
             let cube = CubeState { owner: Owner::Centered, ..CubeState::money() };
             let theirs = roll(&ev, &after, RolloutSettings { cube: Some(cube), ..settings });
-            assert!((theirs.cubeless.mean + p.rollout.cubeless.mean).abs() < 1e-9);
-            assert!((theirs.cubeful.unwrap().mean + p.rollout.cubeful.unwrap().mean).abs() < 1e-9);
+            // The same dice give the mirrored probabilities; the means agree to f32 rounding.
+            assert!((theirs.cubeless.mean + p.rollout.cubeless.mean).abs() < 1e-6, "{theirs:?} {:?}", p.rollout);
+            assert!((theirs.cubeful.unwrap().mean + p.rollout.cubeful.unwrap().mean).abs() < 1e-6);
         }
         // A gul bara double cascades: each candidate is a whole part.
         let gb = Network::shipped(Variant::GulBara);
