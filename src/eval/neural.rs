@@ -332,13 +332,14 @@ mod tests {
     /// how many keep the full network's best play among the pruner's best six, and how many there are.
     fn best_among_pruned_six(net: &Network, variant: Variant) -> (usize, usize) {
         let (mut kept, mut decisions) = (0, 0);
+        let mut movegen = crate::movegen::MoveGen::new();
         let mut plays = Vec::new();
         let mut scores = Vec::new();
         for (pos, _, _) in crate::bench::bench_positions(variant) {
             for d1 in 1..=6u8 {
                 for d2 in 1..=d1 {
                     plays.clear();
-                    crate::movegen::MoveGen::new().legal_moves(&pos, d1, d2, &mut plays);
+                    movegen.legal_moves(&pos, d1, d2, &mut plays);
                     let children: Vec<Position> = plays.iter().map(|m| m.position.flip()).collect();
                     if children.len() <= 6 || !net.prune_scores(&children, &mut scores) {
                         continue;
