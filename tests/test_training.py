@@ -625,6 +625,27 @@ def test_level_round_fits_rollouts_where_the_opponent_is_on_the_bar(small_net: b
         "held-out level positions, round: after a dance", "held-out level positions, round: extra",
         "held-out level positions, after a dance"], joined.stdout
     assert (tmp_path / "joined.tnn").read_bytes() not in (trained, (tmp_path / "extra.tnn").read_bytes())
+    # --positions 0 labels nothing of its own and trains on the kept set alone.
+    only = subprocess.run(cmd + ["--positions", "0", "--also", str(kept), "--out", str(tmp_path / "only.tnn")],
+                          capture_output=True, text=True, timeout=300)
+    assert only.returncode == 0, only.stderr
+    assert f"no level positions of its own: training on {kept}" in only.stdout and "labels " not in only.stdout
+    reported = [line for line in only.stdout.splitlines() if line.startswith("held-out level positions")]
+    assert [line.split(" (")[0] for line in reported] == [
+        "held-out level positions, round: after a dance", "held-out level positions, round: extra"], only.stdout
+    # --anchor-ply 2 labels the anchors by the network's 2-ply search (--race judging races there),
+    # cached apart, instead of by its own outputs: the same decisions, other labels, another network.
+    searched = subprocess.run(cmd + ["--anchor-ply", "2", "--race", str(start), "--out", str(tmp_path / "searched.tnn")],
+                              capture_output=True, text=True, timeout=300)
+    assert searched.returncode == 0, searched.stderr
+    [anchor_cache] = list((tmp_path / "data").glob("anchors-*-n300-s4-r*-p2-labels.npy"))
+    own = level.anchors(small_net, tnn.read_network(small_net), 300, 4, 1)
+    deeper = level.anchors(small_net, tnn.read_network(small_net), 300, 4, 1, ply=2, race=small_net, cache=anchor_cache)
+    assert np.array_equal(own.boards, deeper.boards) and np.array_equal(own.sizes, deeper.sizes)
+    np.testing.assert_array_equal(deeper.labels, np.frombuffer(
+        _coach.nn_label(small_net, "backgammon", own.boards.tobytes(), 2, 1, race=small_net), "<f4").reshape(-1, 5))
+    assert not np.allclose(deeper.labels, own.labels, atol=1e-3)
+    assert (tmp_path / "searched.tnn").read_bytes() != trained
     np.savez(tmp_path / "not-a-set.npz", boards=extra_boards)
     np.save(tmp_path / "flat.npy", extra_boards.reshape(-1, 50))
     np.save(tmp_path / "negative.npy", -extra_boards)
@@ -634,6 +655,8 @@ def test_level_round_fits_rollouts_where_the_opponent_is_on_the_bar(small_net: b
     np.save(tmp_path / "shared.npy", shared)
     for bad, message in [(["--trials", "0"], "--trials"), (["--network", str(tmp_path / "none.tnn")], "none.tnn"),
                          (["--horizon", "0"], "--horizon must be positive"),
+                         (["--anchor-ply", "1"], "--anchor-ply"),
+                         (["--positions", "0"], "--positions 0 (no self-play level positions) needs --also"),
                          (["--extra", str(tmp_path / "none.npy")], "--extra: no file"),
                          (["--extra", str(tmp_path / "flat.npy")], "not flat boards"),
                          (["--extra", str(tmp_path / "negative.npy")], "cannot be negative"),

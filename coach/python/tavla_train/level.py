@@ -46,7 +46,11 @@ This stage:
    positions from --anchor-seed, one random roll each, the 8 best 0-ply
    plays), labelled by the network's own outputs: they hold what it already
    says about the positions the ranking rounds taught it while the level
-   positions move;
+   positions move; with --anchor-ply 2 they are labelled by the network's
+   2-ply search instead (cached in --data; not its 1-ply, which a 1-ply
+   search of the result would only repeat), so that they teach the order of
+   the plays as a deeper search sees it rather than only holding the
+   network's own;
 4. trains both with the ranking round's loss and Adam (`rank.train`; a level
    position is a decision of one candidate, so only its probabilities'
    squared error counts), a tenth of each held out and reported (of the
@@ -59,7 +63,10 @@ in an .npz file, and --also FILE (repeatable) trains on an earlier round's
 kept set beside this round's own, its kinds first, their tenths held out as
 here: a round that also learns its predecessors' rollouts keeps what they
 taught while its new positions move the network (their labels are rollouts
-of the earlier rounds' networks, kept as they were).
+of the earlier rounds' networks, kept as they were). With --positions 0 and
+no --extra a round labels nothing and trains --network on the kept sets
+alone (with its anchors): one training on every round's labels instead of a
+round after each.
 """
 
 from __future__ import annotations
@@ -183,11 +190,19 @@ def split_kinds(kinds: list[tuple[np.ndarray, np.ndarray]]) -> tuple[rank.Decisi
 
 
 def anchors(net: bytes, params: list[np.ndarray], positions: int, seed: int, threads: int,
-            variant: str = "backgammon") -> rank.DecisionSet:
-    """Ranking decisions of the network's self-play labelled by its own outputs."""
+            variant: str = "backgammon", ply: int = 0, race: bytes | None = None,
+            cache: Path | None = None) -> rank.DecisionSet:
+    """Ranking decisions of the network's self-play labelled by its own outputs (ply 0), or by its
+    `ply`-deep search (`race` judging races there, the labels kept in `cache`)."""
     boards = selfplay_boards(net, variant, positions, seed)
     candidates, sizes = rank.decisions(net, variant, boards, 8, seed + 1, threads)
-    return rank.DecisionSet(candidates, sizes, forward(params, network_inputs(variant, candidates))[1].astype(np.float32))
+    if ply == 0:
+        return rank.DecisionSet(candidates, sizes, forward(params, network_inputs(variant, candidates))[1].astype(np.float32))
+    if cache is None:
+        raise ValueError("anchors labelled by a search need a cache file")
+    labels = labels_in_chunks(cache, candidates, 2_000,
+                              lambda part, _at: _coach.nn_label(net, variant, part.tobytes(), ply, threads, race=race))
+    return rank.DecisionSet(candidates, sizes, labels)
 
 
 def mean_equity_error(params: list[np.ndarray], inputs: np.ndarray, labels: np.ndarray) -> float:
@@ -201,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--positions", type=int, default=60_000,
                    help="backgammon: contact positions of self-play to draw the level set from (those with the "
                         "opponent on the bar are kept); the nardy games: self-play positions, of which those "
-                        "the network judges are kept")
+                        "the network judges are kept; 0: none, the round trains on --also (and --extra) alone")
     p.add_argument("--others", type=float, default=0.0,
                    help="add this many times as many contact positions without the opponent on the bar")
     p.add_argument("--extra", type=Path, help="a .npy file of flat boards (n, 2, 25) whose contact positions join the level set")
@@ -213,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=11, help="the level set's self-play")
     p.add_argument("--anchor", type=int, default=40_000, help="self-play positions of the anchor decisions")
     p.add_argument("--anchor-seed", type=int, default=12)
+    p.add_argument("--anchor-ply", type=int, default=0, choices=(0, 2),
+                   help="label the anchors by the network's own outputs (0) or by its 2-ply search "
+                        "(a teacher of their order deeper than the 1-ply; --race judges races there)")
     p.add_argument("--epochs", type=int, default=5)
     p.add_argument("--rate", type=float, default=3e-4, help="Adam step size at the start")
     p.add_argument("--rate-end", type=float, default=3e-5, help="Adam step size at the last epoch")
@@ -225,8 +243,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="an earlier round's level set (--save-set) to train on beside this round's (repeatable)")
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
-    if min(args.positions, args.trials, args.anchor, args.epochs, args.batch) < 1 or args.others < 0:
-        raise SystemExit("--positions, --trials, --anchor, --epochs and --batch must be positive, --others not negative")
+    if min(args.trials, args.anchor, args.epochs, args.batch) < 1 or args.positions < 0 or args.others < 0:
+        raise SystemExit("--trials, --anchor, --epochs and --batch must be positive, --positions and --others not negative")
+    if args.positions == 0 and not (args.also or args.extra):
+        raise SystemExit("--positions 0 (no self-play level positions) needs --also or --extra to train on")
     if args.rate <= 0 or args.rate_end <= 0:
         raise SystemExit("--rate and --rate-end must be positive")
     if args.variant != "backgammon" and (args.others or args.extra):
@@ -250,16 +270,19 @@ def main(argv: list[str] | None = None) -> int:
     how = "".join(f"-{name[0]}{hashlib.sha256(blob).hexdigest()[:8]}" for name, blob in judging.items())
     how += f"-h{args.horizon}" if args.horizon else ""
     stem = args.data / f"level-{variant}{tag}-n{args.positions}-s{args.seed}-o{args.others:g}{how}"
-    boards = level_positions(net, args.positions, args.seed, args.others, args.variant)
+    boards = (level_positions(net, args.positions, args.seed, args.others, args.variant) if args.positions
+              else np.zeros((0, 2, 25), dtype=np.int8))
     extra = extra_positions(args.extra) if args.extra else np.zeros((0, 2, 25), dtype=np.int8)
     if args.crashed:
         boards, extra = (np.ascontiguousarray(b[judges(args.variant, b) != CRASHED]) for b in (boards, extra))
     groups = position_kinds(args.variant, boards)
     # Each kind holds out its first tenth, so the held-out set needs a kind of ten or more.
-    if max([int(which.sum()) for _, which in groups] + [len(extra)]) < 10:
+    if max([int(which.sum()) for _, which in groups] + [len(extra)] + [len(b) for _, b, _ in earlier]) < 10:
         raise SystemExit(f"only {len(boards) + len(extra)} level positions in {args.positions} self-play positions: use more")
     teacher = f"{args.trials} rollouts each" + (f" of {args.horizon} rolls" if args.horizon else "")
-    if args.variant == "backgammon":
+    if not len(boards) + len(extra):
+        print(f"no level positions of its own: training on {', '.join(str(path) for path in args.also)}", flush=True)
+    elif args.variant == "backgammon":
         print(f"{len(boards) + len(extra)} level positions ({int(groups[0][1].sum())} with the opponent on the bar, "
               f"{len(extra)} from {args.extra}), {teacher}", flush=True)
     else:
@@ -269,8 +292,9 @@ def main(argv: list[str] | None = None) -> int:
         return _coach.nn_rollout_labels(net, args.variant, part.tobytes(), args.trials, seed, args.threads,
                                         horizon=args.horizon, **judging)
 
-    labels = labels_in_chunks(Path(f"{stem}-t{args.trials}-labels.npy"), boards, 2_000,
-                              lambda part, at: rollouts(part, args.seed + at))
+    labels = (labels_in_chunks(Path(f"{stem}-t{args.trials}-labels.npy"), boards, 2_000,
+                               lambda part, at: rollouts(part, args.seed + at))
+              if len(boards) else np.zeros((0, 5), dtype=np.float32))
     kinds = [(name, boards[which], labels[which]) for name, which in groups]
     if len(extra):
         extra_tag = hashlib.sha256(extra.tobytes()).hexdigest()[:12]
@@ -283,7 +307,10 @@ def main(argv: list[str] | None = None) -> int:
         save_level_set(args.save_set, args.variant, kinds)
     kinds = earlier + kinds
     held_level, train_level, rows = split_kinds([(b, l) for _, b, l in kinds])
-    anchor = anchors(net, params, args.anchor, args.anchor_seed, args.threads, args.variant)
+    race = judging.get("race")
+    anchor_cache = args.data / (f"anchors-{variant}{tag}-n{args.anchor}-s{args.anchor_seed}"
+                                f"{f'-r{hashlib.sha256(race).hexdigest()[:8]}' if race else ''}-p{args.anchor_ply}-labels.npy")
+    anchor = anchors(net, params, args.anchor, args.anchor_seed, args.threads, args.variant, args.anchor_ply, race, anchor_cache)
     data = rank.Decisions(args.variant, [held_level, anchor, train_level])
     held_count = len(held_level.sizes)
     held = {"level": np.arange(held_count), "anchor": held_count + np.arange(len(anchor.sizes) // 10)}
