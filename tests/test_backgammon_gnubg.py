@@ -98,6 +98,14 @@ def test_gnubg_positions_file_keeps_unseen_contact_positions(tmp_path):
     assert not cube_set & {formats.position_id(p) for p in positions}
     with pytest.raises(SystemExit, match="--positions"):
         main(["--positions", "0", "--out", str(out)])
+    # --kind race keeps the races of the same self-play instead, each once, none of them the cube set's.
+    races = tmp_path / "races.npy"
+    assert main(["--kind", "race", "--positions", "400", "--seed", "5", "--out", str(races)]) == 0
+    race_boards = np.load(races)
+    race_positions = [tavla.Position.from_arrays("backgammon", mine, theirs) for mine, theirs in race_boards.tolist()]
+    assert len(race_positions) > 10 and all(p.is_race() and not p.is_game_over() for p in race_positions)
+    assert len({tuple(b.ravel()) for b in race_boards}) == len(race_boards)
+    assert not cube_set & {formats.position_id(p) for p in race_positions}
 
 
 def test_crashed_positions_are_gnubgs_crashed_class():

@@ -268,6 +268,15 @@ def test_race_script_trains_a_race_network_the_engine_plays(small_net: bytes, tm
     assert "races to learn among 3000" in run.stdout and "held-out mse" in run.stdout
     race = out.read_bytes()
     assert race != small_net and len(race) == len(small_net)
+    # --start trains the given race network further (the same races, its own rollouts, cached apart).
+    further = tmp_path / "further.tnn"
+    started = subprocess.run(cmd + ["--start", str(out), "--out", str(further)], capture_output=True, text=True, timeout=300)
+    assert started.returncode == 0, started.stderr
+    assert "--start network" in started.stdout and "labels " in started.stdout
+    assert len(list((tmp_path / "data").glob("*-from*-t4-labels.npy"))) == 1
+    assert further.read_bytes() not in (race, small_net)
+    refused = subprocess.run(cmd + ["--start", str(tmp_path / "none.tnn")], capture_output=True, text=True)
+    assert refused.returncode != 0 and "--start" in refused.stderr and "none.tnn" in refused.stderr
     # A contact network and a race network from files, as one player.
     result = tavla.duel("backgammon", f"network={contact},{out}:0", f"network={contact}:0", games=10, seed=1)
     assert result.games == 10

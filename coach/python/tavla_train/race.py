@@ -35,7 +35,13 @@ contact position in nine), and the contact network judges them worst
 to the end, where the network's misjudgement of a crashed board shows.
 `--extra FILE` adds the positions of the class among flat boards from
 elsewhere (e.g. gnubg-nn's self-play, `scripts/gnubg_positions.py`: its play
-crashes more often than tavla's), labelled the same way.
+crashes more often than tavla's; `--kind race` gives its races), labelled the
+same way.
+
+`--start FILE` trains a network of the class (the shipped race or crashed
+network) further instead of a fresh copy of the contact network, and lets it
+play and judge its class in the rollouts, as the engine does (without it the
+contact network plays the whole rollout).
 """
 
 from __future__ import annotations
@@ -78,11 +84,14 @@ def class_positions(net: bytes, args: argparse.Namespace, extra: list[np.ndarray
     return found
 
 
-def rollout_labels(net: bytes, races: np.ndarray, args: argparse.Namespace, tag: str) -> np.ndarray:
+def rollout_labels(net: bytes, races: np.ndarray, args: argparse.Namespace, tag: str,
+                   judge: dict[str, bytes] | None = None) -> np.ndarray:
+    """Rollouts of the contact network at 0-ply, `judge` (race= or crashed=, the class network
+    trained from --start) playing and judging its class in them as the engine does."""
     return labels_in_chunks(
         args.data / f"{tag}-t{args.trials}-labels.npy", races, 2_000,
         lambda part, k: _coach.nn_rollout_labels(
-            net, args.variant, part.tobytes(), args.trials, args.seed * 1_000_003 + k, args.threads
+            net, args.variant, part.tobytes(), args.trials, args.seed * 1_000_003 + k, args.threads, **(judge or {})
         ),
     )
 
@@ -95,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--extra", type=Path, action="append", default=[],
                    help="flat boards (an .npy of (n, 2, 25) int8) whose positions of the class join the self-play's")
     p.add_argument("--network", type=Path, help="the contact network (default: the variant's shipped one)")
+    p.add_argument("--start", type=Path,
+                   help="a network of the class (e.g. the shipped race network) to train instead of a copy of the "
+                        "contact network; it also plays and judges its class in the rollouts, as in the engine")
     p.add_argument("--selfplay", type=int, default=1_000_000, help="self-play positions to draw the races from")
     p.add_argument("--trials", type=int, default=72, help="rollouts per race position")
     p.add_argument("--epochs", type=int, default=60)
@@ -120,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     tag = f"{args.variant}-{hashlib.sha256(net).hexdigest()[:12]}-n{args.selfplay}-s{args.seed}"
     if args.klass != "race":
         tag += f"-{args.klass}"
+    if args.start and not args.start.exists():
+        raise SystemExit(f"--start {args.start}: no such file")
+    start_net = variant_network(args.start, args.variant) if args.start else None
     extra = [np.ascontiguousarray(np.load(f)) for f in args.extra]
     for boards in extra:
         tag += f"-x{hashlib.sha256(boards.tobytes()).hexdigest()[:8]}"
@@ -129,13 +144,15 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"tavla_train race: only {len(races)} {name} among {args.selfplay} self-play positions; "
                  "ask for more with --selfplay")
     # Labels kept by an older build could stray past 0 by a rounding error.
-    labels = np.clip(rollout_labels(net, races, args, tag), 0.0, 1.0)
+    judge = {args.klass: start_net} if start_net else None
+    label_tag = tag + (f"-from{hashlib.sha256(start_net).hexdigest()[:8]}" if start_net else "")
+    labels = np.clip(rollout_labels(net, races, args, label_tag, judge), 0.0, 1.0)
     race_net, losses, before, after = train_with_held_out(
-        net, args.variant, races, labels, args.epochs, args.rate, args.rate_end, args.seed
+        start_net or net, args.variant, races, labels, args.epochs, args.rate, args.rate_end, args.seed
     )
     epochs = " ".join(f"{x:.5f}" for x in losses)
     print(f"  train mse by epoch {epochs}")
-    print(f"  held-out mse ({len(races) // 10} {name}): contact network {before:.5f}, "
+    print(f"  held-out mse ({len(races) // 10} {name}): {'--start' if start_net else 'contact'} network {before:.5f}, "
           f"{args.klass} network {after:.5f}")
     write_network(args.out, race_net)
     print(f"wrote {args.out} ({len(race_net)} bytes) in {time.perf_counter() - start:.0f}s")
