@@ -91,7 +91,8 @@ def rollout_labels(net: bytes, races: np.ndarray, args: argparse.Namespace, tag:
     return labels_in_chunks(
         args.data / f"{tag}-t{args.trials}-labels.npy", races, 2_000,
         lambda part, k: _coach.nn_rollout_labels(
-            net, args.variant, part.tobytes(), args.trials, args.seed * 1_000_003 + k, args.threads, **(judge or {})
+            net, args.variant, part.tobytes(), args.trials, args.seed * 1_000_003 + k, args.threads,
+            race=(judge or {}).get("race"), crashed=(judge or {}).get("crashed"),
         ),
     )
 
