@@ -34,7 +34,7 @@ from tavla import formats  # noqa: E402
 CUBE_SET = ROOT / "benches" / "positions" / "cube-backgammon.json"
 
 
-def contact_boards(position_ids: list[str], exclude: set[str], races: bool = False) -> np.ndarray:
+def kept_boards(position_ids: list[str], exclude: set[str], races: bool = False) -> np.ndarray:
     """The contact positions (or the races) among gnubg Position IDs, each once and none of `exclude`, as flat boards."""
     boards, seen = [], set(exclude)
     for pid in position_ids:
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.positions < 1:
         raise SystemExit("--positions must be positive")
     cube_set = {case["position_id"] for case in json.loads(CUBE_SET.read_text())["positions"]}
-    boards = contact_boards(selfplay_positions(args.positions, args.seed), cube_set, args.kind == "race")
+    boards = kept_boards(selfplay_positions(args.positions, args.seed), cube_set, args.kind == "race")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.save(args.out, boards)
     if args.kind == "race":

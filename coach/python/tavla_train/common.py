@@ -153,7 +153,9 @@ def equities(probabilities: np.ndarray) -> np.ndarray:
 
 def labels_in_chunks(path: Path, boards: np.ndarray, chunk: int, label_part: Callable[[np.ndarray, int], bytes]) -> np.ndarray:
     """The five probabilities of every board, `label_part(boards, offset)` a
-    chunk at a time under a progress bar; kept in `path` and reused from there."""
+    chunk at a time under a progress bar; kept in `path` and reused from there (no boards: no labels, no file)."""
+    if not len(boards):
+        return np.zeros((0, 5), dtype=np.float32)
     if path.exists():
         return np.load(path)
     start = time.perf_counter()

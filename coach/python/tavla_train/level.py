@@ -267,7 +267,8 @@ def main(argv: list[str] | None = None) -> int:
     variant = "" if args.variant == "backgammon" else f"{args.variant}-"
     judging = {name: variant_network(path, args.variant) for name, path in (("race", args.race), ("crashed", args.crashed)) if path}
     # The rollouts' networks and horizon name the cached labels (nothing added without them, so older caches still read).
-    how = "".join(f"-{name[0]}{hashlib.sha256(blob).hexdigest()[:8]}" for name, blob in judging.items())
+    marks = {name: f"-{name[0]}{hashlib.sha256(blob).hexdigest()[:8]}" for name, blob in judging.items()}
+    how = "".join(marks.values())
     how += f"-h{args.horizon}" if args.horizon else ""
     stem = args.data / f"level-{variant}{tag}-n{args.positions}-s{args.seed}-o{args.others:g}{how}"
     boards = (level_positions(net, args.positions, args.seed, args.others, args.variant) if args.positions
@@ -292,9 +293,8 @@ def main(argv: list[str] | None = None) -> int:
         return _coach.nn_rollout_labels(net, args.variant, part.tobytes(), args.trials, seed, args.threads,
                                         horizon=args.horizon, **judging)
 
-    labels = (labels_in_chunks(Path(f"{stem}-t{args.trials}-labels.npy"), boards, 2_000,
-                               lambda part, at: rollouts(part, args.seed + at))
-              if len(boards) else np.zeros((0, 5), dtype=np.float32))
+    labels = labels_in_chunks(Path(f"{stem}-t{args.trials}-labels.npy"), boards, 2_000,
+                              lambda part, at: rollouts(part, args.seed + at))
     kinds = [(name, boards[which], labels[which]) for name, which in groups]
     if len(extra):
         extra_tag = hashlib.sha256(extra.tobytes()).hexdigest()[:12]
@@ -307,10 +307,11 @@ def main(argv: list[str] | None = None) -> int:
         save_level_set(args.save_set, args.variant, kinds)
     kinds = earlier + kinds
     held_level, train_level, rows = split_kinds([(b, l) for _, b, l in kinds])
-    race = judging.get("race")
+    # Only the race network judges in a search's labels (the crashed network and the horizon are the rollouts').
     anchor_cache = args.data / (f"anchors-{variant}{tag}-n{args.anchor}-s{args.anchor_seed}"
-                                f"{f'-r{hashlib.sha256(race).hexdigest()[:8]}' if race else ''}-p{args.anchor_ply}-labels.npy")
-    anchor = anchors(net, params, args.anchor, args.anchor_seed, args.threads, args.variant, args.anchor_ply, race, anchor_cache)
+                                f"{marks.get('race', '')}-p{args.anchor_ply}-labels.npy")
+    anchor = anchors(net, params, args.anchor, args.anchor_seed, args.threads, args.variant, args.anchor_ply,
+                     judging.get("race"), anchor_cache)
     data = rank.Decisions(args.variant, [held_level, anchor, train_level])
     held_count = len(held_level.sizes)
     held = {"level": np.arange(held_count), "anchor": held_count + np.arange(len(anchor.sizes) // 10)}

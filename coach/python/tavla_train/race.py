@@ -85,14 +85,14 @@ def class_positions(net: bytes, args: argparse.Namespace, extra: list[np.ndarray
 
 
 def rollout_labels(net: bytes, races: np.ndarray, args: argparse.Namespace, tag: str,
-                   judge: dict[str, bytes] | None = None) -> np.ndarray:
-    """Rollouts of the contact network at 0-ply, `judge` (race= or crashed=, the class network
-    trained from --start) playing and judging its class in them as the engine does."""
+                   start: bytes | None = None) -> np.ndarray:
+    """Rollouts of the contact network at 0-ply, `start` (the class network trained from --start)
+    playing and judging its class (args.klass) in them as the engine does."""
     return labels_in_chunks(
         args.data / f"{tag}-t{args.trials}-labels.npy", races, 2_000,
         lambda part, k: _coach.nn_rollout_labels(
             net, args.variant, part.tobytes(), args.trials, args.seed * 1_000_003 + k, args.threads,
-            race=(judge or {}).get("race"), crashed=(judge or {}).get("crashed"),
+            race=start if args.klass == "race" else None, crashed=start if args.klass == "crashed" else None,
         ),
     )
 
@@ -145,9 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"tavla_train race: only {len(races)} {name} among {args.selfplay} self-play positions; "
                  "ask for more with --selfplay")
     # Labels kept by an older build could stray past 0 by a rounding error.
-    judge = {args.klass: start_net} if start_net else None
     label_tag = tag + (f"-from{hashlib.sha256(start_net).hexdigest()[:8]}" if start_net else "")
-    labels = np.clip(rollout_labels(net, races, args, label_tag, judge), 0.0, 1.0)
+    labels = np.clip(rollout_labels(net, races, args, label_tag, start_net), 0.0, 1.0)
     race_net, losses, before, after = train_with_held_out(
         start_net or net, args.variant, races, labels, args.epochs, args.rate, args.rate_end, args.seed
     )
