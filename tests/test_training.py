@@ -284,6 +284,43 @@ def test_race_script_trains_a_race_network_the_engine_plays(small_net: bytes, tm
         tavla.duel("backgammon", f"network={contact},{tmp_path / 'missing.tnn'}:0", "pips:0", games=2)
 
 
+def test_one_sided_race_teacher_labels_races_and_refuses_the_rest(small_net: bytes, tmp_path: Path) -> None:
+    import tavla
+
+    def board(mine: dict[int, int], theirs: dict[int, int]) -> np.ndarray:
+        b = np.zeros((2, 25), dtype=np.int8)
+        for side, points in enumerate((mine, theirs)):
+            for point, n in points.items():
+                b[side, point - 1] = n
+        return b
+
+    # An all-home race is the exact bear-off (the engine's 0-ply answers it from the same tables);
+    # a long race for the side on roll against a short one loses more often than not.
+    bearoff = board({6: 5, 5: 4, 4: 3, 2: 3}, {6: 8, 3: 4, 1: 3})
+    behind = board({13: 10, 6: 5}, {8: 5, 6: 10})
+    boards = np.stack([bearoff, behind])
+    labels = np.frombuffer(_coach.race_teacher_labels(boards.tobytes(), 72, 1), dtype=np.float32).reshape(-1, 5)
+    exact = tavla.Engine("backgammon", 0).evaluate(Position.from_arrays("backgammon", *bearoff.tolist())).probabilities()
+    assert np.allclose(labels[0], exact, atol=1e-5)
+    assert labels[1][0] < 0.3 and labels[1][3] > 0.0
+    assert labels.tobytes() == _coach.race_teacher_labels(boards.tobytes(), 72, 1, threads=1)
+    contact = board({24: 2, 6: 13}, {24: 2, 6: 13})
+    with pytest.raises(ValueError, match="board 1 is not a race"):
+        _coach.race_teacher_labels(np.stack([bearoff, contact]).tobytes(), 8, 1)
+    # The race stage with --teacher one-sided: its labels cached apart from the rollouts'.
+    net = tmp_path / "contact.tnn"
+    net.write_bytes(small_net)
+    out = tmp_path / "race.tnn"
+    options = ("--selfplay", "3000", "--teacher", "one-sided", "--trials", "8", "--epochs", "2", "--seed", "2")
+    run = subprocess.run(_script_command("race", net, tmp_path, out, *options), capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "held-out mse" in run.stdout and len(list((tmp_path / "data").glob("*-onesided-t8-labels.npy"))) == 1
+    assert out.read_bytes() != small_net and len(out.read_bytes()) == len(small_net)
+    refused = subprocess.run(_script_command("race", net, tmp_path, out, "--class", "crashed", "--teacher", "one-sided"),
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode != 0 and "backgammon races only" in refused.stderr
+
+
 def test_race_script_trains_a_crashed_network_the_engine_plays(small_net: bytes, tmp_path: Path) -> None:
     import tavla
 

@@ -12,6 +12,7 @@
 //! of the pruner and of the heuristic's weight search.
 
 pub mod pruner;
+pub mod race_teacher;
 pub mod supervised;
 pub mod td;
 

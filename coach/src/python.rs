@@ -227,6 +227,31 @@ fn nn_rollout_labels<'py>(
     Ok(PyBytes::new(py, &bytes))
 }
 
+/// Labels of backgammon races by the one-sided race teacher
+/// ([`crate::race_teacher`]): each side's bear-in simulated `trials` times
+/// alone, joined by the exact one-sided bear-off table. Every board must be a
+/// race.
+#[pyfunction]
+#[pyo3(signature = (boards, trials, seed, threads = None), text_signature = "(boards, trials, seed, threads=0)")]
+fn race_teacher_labels<'py>(
+    py: Python<'py>,
+    boards: &[u8],
+    trials: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let trials = count_arg(trials, "trials", 1, limits::MAX_LABEL_TRIALS)? as usize;
+    let seed: u64 = whole_arg(seed, "seed")?;
+    let threads = threads_arg(threads, 0)?;
+    let positions = positions_from_flat(Rules::backgammon(), boards)?;
+    if let Some(k) = positions.iter().position(|p| !p.is_race() || p.is_game_over()) {
+        return Err(PyValueError::new_err(format!("board {k} is not a race in play (contact is not broken, or the game is over)")));
+    }
+    let labels = py.allow_threads(|| crate::race_teacher::race_labels(&positions, trials, seed, threads));
+    let bytes: Vec<u8> = labels.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
+    Ok(PyBytes::new(py, &bytes))
+}
+
 /// Trains a network on labelled positions; the new bytes and the mean squared
 /// error of each epoch.
 #[pyfunction]
@@ -360,6 +385,7 @@ fn _coach(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nn_train_supervised, m)?)?;
     m.add_function(wrap_pyfunction!(nn_error, m)?)?;
     m.add_function(wrap_pyfunction!(nn_rollout_labels, m)?)?;
+    m.add_function(wrap_pyfunction!(race_teacher_labels, m)?)?;
     m.add_function(wrap_pyfunction!(nn_encode, m)?)?;
     m.add_function(wrap_pyfunction!(nn_judges, m)?)?;
     m.add_function(wrap_pyfunction!(train_pruner, m)?)?;

@@ -27,6 +27,11 @@ def nn_rollout_labels(
     horizon: int | None = None,
     **rules: Any,
 ) -> bytes: ...
+def race_teacher_labels(boards: bytes, trials: int, seed: int, threads: int = 0) -> bytes:
+    """Labels of backgammon races (flat int8 boards, n x 50, each a race in play): each side's bear-in
+    simulated `trials` times alone and joined by the exact one-sided bear-off table; float32 bytes, n x 5."""
+    ...
+
 def nn_encode(variant: str, boards: bytes, **rules: Any) -> bytes:
     """The network inputs of flat int8 boards (n x 50): float32 bytes, n x the variant's input count."""
     ...

@@ -38,6 +38,18 @@ elsewhere (e.g. gnubg-nn's self-play, `scripts/gnubg_positions.py`: its play
 crashes more often than tavla's; `--kind race` gives its races), labelled the
 same way.
 
+`--teacher one-sided` (backgammon races) labels each race without playing
+whole games: each side's bear-in is simulated --trials times alone and joined
+by the exact one-sided bear-off table (`coach/src/race_teacher.rs`; the
+sides of a race never meet again). Its only noise is the bear-in's dice, so
+it is closer to a long rollout than 72 trials of one (benches/README.md, "The
+race network, a third round") and takes seconds where rollouts take minutes.
+
+`--close P` keeps the positions where the network to be trained gives the
+side on roll a winning chance between P and 1 - P, and one in ten of the
+others: most races of self-play are settled (nine in ten of the backgammon
+ones outside 0.2 to 0.8), while cube decisions turn on the close ones.
+
 `--start FILE` trains a network of the class (the shipped race or crashed
 network) further instead of a fresh copy of the contact network, and lets it
 play and judge its class in the rollouts, as the engine does (without it the
@@ -97,6 +109,32 @@ def rollout_labels(net: bytes, races: np.ndarray, args: argparse.Namespace, tag:
     )
 
 
+def one_sided_labels(races: np.ndarray, args: argparse.Namespace, tag: str) -> np.ndarray:
+    """Labels by the one-sided race teacher (each side's bear-in alone, joined by the bear-off table)."""
+    return labels_in_chunks(
+        args.data / f"{tag}-onesided-t{args.trials}-labels.npy", races, 20_000,
+        lambda part, k: _coach.race_teacher_labels(part.tobytes(), args.trials, args.seed * 1_000_003 + k, args.threads),
+    )
+
+
+# Of the positions outside --close's range, one in this many is kept (in order).
+LOPSIDED_KEPT = 10
+
+
+def close_positions(boards: np.ndarray, net: bytes, start: bytes | None, args: argparse.Namespace) -> np.ndarray:
+    """The boards whose winning chance for the side on roll, by the network to be trained (at 0-ply),
+    lies within [args.close, 1 - args.close], and one in LOPSIDED_KEPT of the others."""
+    # The race network judges races beside the contact network; a crashed network is a contact one.
+    judge, race = (start, None) if start and args.klass == "crashed" else (net, start)
+    win = np.frombuffer(_coach.nn_label(judge, args.variant, boards.tobytes(), 0, args.threads, race=race),
+                        "<f4").reshape(-1, 5)[:, 0]
+    close = (win >= args.close) & (win <= 1.0 - args.close)
+    kept = close | (np.arange(len(boards)) % LOPSIDED_KEPT == 0)
+    print(f"  --close {args.close}: {close.sum()} of the {len(boards)} with a winning chance in [{args.close}, "
+          f"{1.0 - args.close:.2f}], {kept.sum() - close.sum()} others kept")
+    return np.ascontiguousarray(boards[kept])
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tavla_train race", description=__doc__.splitlines()[0])
     p.add_argument("--variant", default="backgammon", choices=VARIANTS)
@@ -105,11 +143,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--extra", type=Path, action="append", default=[],
                    help="flat boards (an .npy of (n, 2, 25) int8) whose positions of the class join the self-play's")
     p.add_argument("--network", type=Path, help="the contact network (default: the variant's shipped one)")
+    p.add_argument("--close", type=float, default=0.0,
+                   help="keep the positions with a winning chance within [P, 1 - P] by the network to be trained, "
+                        "and one in ten of the others (default 0: all)")
     p.add_argument("--start", type=Path,
                    help="a network of the class (e.g. the shipped race network) to train instead of a copy of the "
                         "contact network; it also plays and judges its class in the rollouts, as in the engine")
     p.add_argument("--selfplay", type=int, default=1_000_000, help="self-play positions to draw the races from")
-    p.add_argument("--trials", type=int, default=72, help="rollouts per race position")
+    p.add_argument("--teacher", default="rollouts", choices=("rollouts", "one-sided"),
+                   help="how to label: rollouts of whole games, or (backgammon races) each side's bear-in "
+                        "simulated alone and joined by the one-sided bear-off table")
+    p.add_argument("--trials", type=int, default=72, help="rollouts per position (one-sided: bear-ins per side)")
     p.add_argument("--epochs", type=int, default=60)
     p.add_argument("--rate", type=float, default=0.5)
     p.add_argument("--rate-end", type=float, default=0.005)
@@ -119,10 +163,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
 
+    if not 0.0 <= args.close < 0.5:
+        raise SystemExit(f"--close {args.close}: a winning chance from 0 to below 0.5")
     if min(args.selfplay, args.trials) < 1 or args.epochs < 0:
         raise SystemExit("--selfplay and --trials must be positive, --epochs not negative")
     if args.klass == "crashed" and args.variant != "backgammon":
         raise SystemExit("--class crashed: only backgammon has crashed positions (a nardy side cannot be hit)")
+    if args.teacher == "one-sided" and (args.klass, args.variant) != ("race", "backgammon"):
+        raise SystemExit("--teacher one-sided: backgammon races only (a crashed position still has contact; "
+                         "the nardy games' races have no one-sided table of their own here)")
     for f in args.extra:
         if not f.exists():
             raise SystemExit(f"--extra {f}: no such file")
@@ -140,13 +189,19 @@ def main(argv: list[str] | None = None) -> int:
     for boards in extra:
         tag += f"-x{hashlib.sha256(boards.tobytes()).hexdigest()[:8]}"
     races = class_positions(net, args, extra, tag)
+    if args.close:
+        races = close_positions(races, net, start_net, args)
+        tag += f"-close{args.close:g}" + (f"-by{hashlib.sha256(start_net).hexdigest()[:8]}" if start_net else "")
     name = CLASSES[args.klass][2]
     if len(races) < 10:
         sys.exit(f"tavla_train race: only {len(races)} {name} among {args.selfplay} self-play positions; "
                  "ask for more with --selfplay")
     # Labels kept by an older build could stray past 0 by a rounding error.
     label_tag = tag + (f"-from{hashlib.sha256(start_net).hexdigest()[:8]}" if start_net else "")
-    labels = np.clip(rollout_labels(net, races, args, label_tag, start_net), 0.0, 1.0)
+    if args.teacher == "one-sided":
+        labels = one_sided_labels(races, args, tag)
+    else:
+        labels = np.clip(rollout_labels(net, races, args, label_tag, start_net), 0.0, 1.0)
     race_net, losses, before, after = train_with_held_out(
         start_net or net, args.variant, races, labels, args.epochs, args.rate, args.rate_end, args.seed
     )

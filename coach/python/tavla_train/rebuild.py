@@ -21,8 +21,10 @@ interrupted run resumes. The stages, in order:
    of gnubg-nn's, then level rounds four to seven whose rollouts the race
    and crashed networks judge as the engine does (whole games, new gnubg-nn
    positions each; no calibration after them; the sixth and seventh also
-   train on the earlier rounds' level sets): backgammon.tnn,
-   backgammon-race.tnn, backgammon-crashed.tnn;
+   train on the earlier rounds' level sets), then the race network's second
+   round: the close races of the final network's self-play and of gnubg-nn's
+   labelled by the one-sided race teacher (`race --teacher one-sided
+   --close`): backgammon.tnn, backgammon-race.tnn, backgammon-crashed.tnn;
 2. nardy and gul bara: TD self-play (gul bara in four stages at falling
    rates), then TD self-play from the first with the hand-made inputs (the
    stages that trained the shipped networks, whose first generation had no
@@ -142,6 +144,9 @@ class Scale:
     acey_deucey_games: int
     prune: dict[str, tuple[int, int, int]]  # variant -> (games, hidden, epochs)
     crashed: tuple[int, int, int, int]  # backgammon's crashed network: (self-play positions, gnubg-nn's, trials, epochs)
+    # The race network's one-sided round: (self-play positions, gnubg-nn's positions of each seed from
+    # RACE_GNUBG_SEED on, bear-ins per side, epochs).
+    race_one_sided: tuple[int, tuple[int, ...], int, int]
 
 
 SCALES = {
@@ -155,6 +160,7 @@ SCALES = {
         dutch_games=4, acey_deucey_games=1,
         prune={"backgammon": (2, 4, 1), "nardy": (2, 4, 1), "gulbara": (2, 4, 1)},
         crashed=(2_000, 400, 2, 2), judged_levels=judged_level_rounds(300, 2, 60),
+        race_one_sided=(1_000, (400,), 2, 2),
     ),
     "small": Scale(
         bg_hidden=32, bg_td_games=(10_000, 10_000, 5_000), td_chunk=1_000, race_selfplay=10_000, race_trials=8,
@@ -166,6 +172,7 @@ SCALES = {
         features_race={"nardy": (50_000, 8, 10), "gulbara": (30_000, 8, 10)}, dutch_games=2_000, acey_deucey_games=500,
         prune={"backgammon": (50, 16, 3), "nardy": (30, 8, 3), "gulbara": (30, 8, 3)},
         crashed=(20_000, 4_000, 8, 10), judged_levels=judged_level_rounds(2_000, 8, 1_000),
+        race_one_sided=(10_000, (4_000, 4_000), 8, 10),
     ),
     # The shipped recipe (benches/README.md, "Neural networks").
     "full": Scale(
@@ -180,6 +187,7 @@ SCALES = {
         dutch_games=20_000, acey_deucey_games=8_000,
         prune={"backgammon": (2_000, 64, 8), "nardy": (1_000, 16, 8), "gulbara": (1_000, 16, 8)},
         crashed=(200_000, 100_000, 144, 60), judged_levels=judged_level_rounds(12_000, 96, 40_000),
+        race_one_sided=(400_000, (200_000, 1_000_000, 1_000_000, 1_000_000, 1_000_000), 648, 300),
     ),
 }
 
@@ -196,6 +204,8 @@ FEATURES_TD = {
     "gulbara": ((202, 0.03, 0.003, 0.0), (203, 0.01, 0.001, 0.0), (204, 0.01, 0.002, 0.7), (205, 0.006, 0.001, 0.7),
                 (206, 0.006, 0.001, 0.7)),
 }
+# The first seed of gnubg-nn's self-play races for the race network's one-sided round.
+RACE_GNUBG_SEED = 4001
 # Their ranking rounds: (self-play seed, roll seed) of the set.
 FEATURES_RANK_SEEDS = {"nardy": (601, 602), "gulbara": (501, 502)}
 # Their level rounds: (self-play seed, anchor seed).
@@ -228,7 +238,8 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
     """The stages of a rebuild at scale `s`, every file under `out`."""
     work = out / "work"
     td1, td2, bg_td = work / "backgammon-td1.tnn", work / "backgammon-td2.tnn", work / "backgammon-td.tnn"
-    bg_race, ranked = out / "backgammon-race.tnn", work / "backgammon-ranked.tnn"
+    # The race network of the training rounds (rollouts); the shipped one is its one-sided round.
+    bg_race, ranked = work / "backgammon-race-rollouts.tnn", work / "backgammon-ranked.tnn"
     g1, g2, g3 = s.bg_td_games
     chunk = s.td_chunk
     threads_arg = ["--threads", str(threads)]
@@ -261,6 +272,7 @@ def steps(s: Scale, out: Path, threads: int, label_ply: int) -> list[Step]:
         plan += judged_level_steps(k, round_, levelled_from, bg_race, out, work, threads_arg,
                                    out / "backgammon.tnn" if last else work / f"backgammon-level{k}.tnn")
         levelled_from = plan[-1].out
+    plan += race_one_sided_steps(s, bg_race, out, work, threads_arg)
     plan += [
         Step("nardy TD(0)", work / "nardy-gen1.tnn", lambda: td.main(
             td_args("nardy", s.nardy_games, s.other_hidden, 1, 0.1, 0.02, min(chunk, 5_000), work / "nardy-gen1.tnn"))),
@@ -344,13 +356,30 @@ def level_steps(k: int, r: LevelRound, network: Path, s: Scale, work: Path, thre
     return plan
 
 
-def gnubg_positions_step(purpose: str, count: int, seed: int, work: Path) -> Step:
-    """The contact positions of `count` positions of gnubg-nn's self-play (scripts/gnubg_positions.py,
-    `seed`), for a stage that labels them with tavla's own rollouts."""
-    positions = work / f"gnubg-contact-n{count}-s{seed}.npy"
-    return Step(f"gnubg-nn self-play positions for {purpose}", positions, lambda: subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "gnubg_positions.py"), "--positions", str(count),
+def gnubg_positions_step(purpose: str, count: int, seed: int, work: Path, kind: str = "contact") -> Step:
+    """The contact positions (or races) of `count` positions of gnubg-nn's self-play
+    (scripts/gnubg_positions.py, `seed`), for a stage that labels them with tavla's own teachers."""
+    positions = work / f"gnubg-{kind}-n{count}-s{seed}.npy"
+    return Step(f"gnubg-nn self-play {kind} positions for {purpose}", positions, lambda: subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "gnubg_positions.py"), "--kind", kind, "--positions", str(count),
          "--seed", str(seed), "--out", str(positions)]).returncode)
+
+
+def race_one_sided_steps(s: Scale, start: Path, out: Path, work: Path, threads_arg: list[str]) -> list[Step]:
+    """The shipped race network: `start` (the rollouts' race network) trained further on the close
+    races of the final contact network's self-play (seed 3) and of gnubg-nn's (seeds RACE_GNUBG_SEED
+    on), labelled by the one-sided race teacher."""
+    selfplay, gnubg, trials, epochs = s.race_one_sided
+    positions = [gnubg_positions_step("the race network", n, RACE_GNUBG_SEED + k, work, "race") for k, n in enumerate(gnubg)]
+    target = out / "backgammon-race.tnn"
+    extra = [f"--extra={p.out}" for p in positions]
+    return positions + [
+        Step("backgammon race network, one-sided round", target, lambda: race.main([
+            "--network", str(out / "backgammon.tnn"), "--start", str(start), "--selfplay", str(selfplay), *extra,
+            "--close", "0.05", "--teacher", "one-sided", "--trials", str(trials), "--seed", "3",
+            "--epochs", str(epochs), "--rate", "0.5", "--rate-end", "0.002", "--data", str(work),
+            "--out", str(target), *threads_arg])),
+    ]
 
 
 def judged_level_steps(k: int, r: LevelRound, network: Path, bg_race: Path, out: Path, work: Path,
