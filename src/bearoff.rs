@@ -313,6 +313,42 @@ impl OneSided {
     pub fn expected_rolls(&self, home: &Home) -> f64 {
         mean(self.rolls_to_finish(home))
     }
+
+    /// Expected rolls to bear off a first checker (0 when one is off).
+    pub fn expected_first_rolls(&self, home: &Home) -> f64 {
+        mean(self.rolls_to_first(home))
+    }
+}
+
+/// The side on roll's race seen through the one-sided table (backgammon
+/// and long nardy bear off alike): its checkers outside the home board
+/// counted on the six-point, and the pips they need to get there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Projection {
+    /// Pips the checkers outside the home board need to reach the six-point.
+    pub outside_pips: u32,
+    /// The table's expected rolls to bear everything off from the projected home board.
+    pub finish: f64,
+    /// The same to bear off a first checker (0 when one is off).
+    pub first: f64,
+}
+
+impl Projection {
+    /// The side on roll's projection in `pos` (its points in its own
+    /// numbering, the home board on points 1..6; a checker on the bar counts
+    /// from the 25-point).
+    pub fn of(pos: &Position) -> Projection {
+        let t = &tables(BearoffRule::Standard).one_sided;
+        let (mine, _) = pos.to_arrays();
+        let mut home = [0u8; POINTS];
+        home.copy_from_slice(&mine[..POINTS]);
+        let mut outside_pips = 0;
+        for (i, &n) in mine.iter().enumerate().skip(POINTS) {
+            home[POINTS - 1] += n;
+            outside_pips += n as u32 * (i + 1 - POINTS) as u32;
+        }
+        Projection { outside_pips, finish: t.expected_rolls(&home), first: t.expected_first_rolls(&home) }
+    }
 }
 
 /// Exact winning chances of the side on roll when both have at most

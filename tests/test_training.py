@@ -307,6 +307,15 @@ def test_one_sided_race_teacher_labels_races_and_refuses_the_rest(small_net: byt
     contact = board({24: 2, 6: 13}, {24: 2, 6: 13})
     with pytest.raises(ValueError, match="board 1 is not a race"):
         _coach.race_teacher_labels(np.stack([bearoff, contact]).tobytes(), 8, 1)
+    # A race network from a copy of the contact network starts with the race measures' weights at zero.
+    from tavla_train import race, tnn
+
+    w1 = tnn.read_network(race.race_copy(small_net, argparse.Namespace(variant="backgammon", klass="race")))[0]
+    before = tnn.read_network(small_net)[0]
+    slots = _coach.RACE_SLOT_INPUTS
+    assert len(slots) == 8 and not w1[slots].any() and before[slots].any()
+    assert np.array_equal(np.delete(w1, slots, axis=0), np.delete(before, slots, axis=0))
+    assert race.race_copy(small_net, argparse.Namespace(variant="backgammon", klass="crashed")) == small_net
     # The race stage with --teacher one-sided: its labels cached apart from the rollouts'.
     net = tmp_path / "contact.tnn"
     net.write_bytes(small_net)
@@ -319,6 +328,15 @@ def test_one_sided_race_teacher_labels_races_and_refuses_the_rest(small_net: byt
     refused = subprocess.run(_script_command("race", net, tmp_path, out, "--class", "crashed", "--teacher", "one-sided"),
                              capture_output=True, text=True, timeout=60)
     assert refused.returncode != 0 and "backgammon races only" in refused.stderr
+    # --close keeps the close races and one in ten of the others, labelled apart.
+    close = subprocess.run(_script_command("race", net, tmp_path, out, *options, "--close", "0.2"),
+                           capture_output=True, text=True, timeout=300)
+    assert close.returncode == 0, close.stderr
+    kept = [line for line in close.stdout.splitlines() if "--close 0.2:" in line]
+    assert kept and "others kept" in kept[0]
+    assert len(list((tmp_path / "data").glob("*-close0.2-onesided-t8-labels.npy"))) == 1
+    wide = subprocess.run(_script_command("race", net, tmp_path, out, "--close", "0.5"), capture_output=True, text=True, timeout=60)
+    assert wide.returncode != 0 and "--close 0.5" in wide.stderr
 
 
 def test_race_script_trains_a_crashed_network_the_engine_plays(small_net: bytes, tmp_path: Path) -> None:

@@ -377,6 +377,7 @@ fn train_pruner<'py>(
 
 #[pymodule]
 fn _coach(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("RACE_SLOT_INPUTS", tavla::nn::encoding::race_slot_inputs())?;
     m.add_function(wrap_pyfunction!(td_new_network, m)?)?;
     m.add_function(wrap_pyfunction!(td_train, m)?)?;
     m.add_function(wrap_pyfunction!(td_score_vs_random, m)?)?;

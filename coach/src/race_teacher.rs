@@ -24,7 +24,7 @@
 //! of a bear-in roll moves the same pips (no checker can come off yet), so
 //! the rule decides only where they go.
 
-use tavla::bearoff::{tables, BearoffRule, Home, OneSided};
+use tavla::bearoff::{tables, BearoffRule, Home, OneSided, Projection};
 use tavla::dice::Dice;
 use tavla::movegen::with_generator;
 use tavla::nn::OUTPUTS;
@@ -82,15 +82,9 @@ fn in_their_home(pos: &Position) -> bool {
 /// The bear-in rule's key for the side on roll (smaller is better): its pips
 /// outside the home board, then the table's expected rolls with its outside
 /// checkers on the six-point.
-fn bear_in_key(table: &OneSided, pos: &Position) -> (u32, f64) {
-    let mut home = home_of(pos);
-    let mut outside_pips = 0u32;
-    for i in HOME..24 {
-        let n = pos.count(ME, i);
-        home[HOME - 1] += n;
-        outside_pips += n as u32 * (i + 1 - HOME) as u32;
-    }
-    (outside_pips, table.expected_rolls(&home))
+fn bear_in_key(pos: &Position) -> (u32, f64) {
+    let p = Projection::of(pos);
+    (p.outside_pips, p.finish)
 }
 
 /// The side on roll's race distributions: exact from the table when it is
@@ -113,7 +107,7 @@ pub fn side_race(pos: &Position, trials: usize, seed: u64) -> SideRace {
         while !now.all_home(ME) {
             let (d1, d2) = if rolls == 0 { ((t % 36 / 6) as u8 + 1, (t % 6) as u8 + 1) } else { (rng.die(), rng.die()) };
             with_generator(|g| g.legal_moves(&now, d1, d2, &mut moves));
-            let key = |m: &Move| bear_in_key(table, &m.position);
+            let key = |m: &Move| bear_in_key(&m.position);
             if let Some(best) = moves.iter().min_by(|a, b| {
                 let (ka, kb) = (key(a), key(b));
                 ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1))

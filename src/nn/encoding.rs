@@ -166,6 +166,17 @@ fn changed_points(a: &[u8; 24], b: &[u8; 24]) -> u32 {
     changed
 }
 
+/// Backgammon's inputs that carry [`features::race_features`] in a race (the
+/// [`features::RACE_SLOTS`] of both sides' features). A network trained on
+/// races from a copy of the contact network starts with these weights at
+/// zero: the contact network learned them for shots and primes.
+pub fn race_slot_inputs() -> Vec<usize> {
+    [ME, THEM]
+        .into_iter()
+        .flat_map(|side| features::RACE_SLOTS.map(|slot| BACKGAMMON_RAW_INPUTS + side * CONTACT_FEATURES + slot))
+        .collect()
+}
+
 /// Checks that `net` takes `variant`'s inputs; `what` names the network in
 /// the error (a file, or a network passed in as bytes).
 pub fn check_inputs(net: &Mlp, variant: Variant, what: &str) -> Result<()> {
@@ -253,13 +264,23 @@ fn encode_with(pos: &Position, limit: usize, mut put: impl FnMut(usize, f32)) {
                 return;
             }
             let flipped = pos.flip();
+            let race = pos.is_race();
             for view in [pos, &flipped] {
-                for (j, v) in features::features(view).into_iter().enumerate() {
+                let mut f = features::features(view);
+                // Backgammon's race network reads race measures where the
+                // contact features are zero (the reserve games' networks were
+                // trained without them).
+                if race && variant == Variant::Backgammon {
+                    for (slot, v) in features::RACE_SLOTS.into_iter().zip(features::race_features(view)) {
+                        f[slot] = v;
+                    }
+                }
+                for (j, v) in f.into_iter().enumerate() {
                     put(k + j, v);
                 }
                 k += CONTACT_FEATURES;
             }
-            put(k, pos.is_race() as u8 as f32);
+            put(k, race as u8 as f32);
             if variant.has_reserve() {
                 for side in [ME, THEM] {
                     let r = pos.reserve(side);
@@ -331,6 +352,26 @@ mod tests {
         encode(&n, &mut y);
         assert_eq!(&y[92..96], &[1.0, 1.0, 1.0, 3.0]);
         assert_eq!(longest_run(0b0111_0110), 3);
+    }
+
+    #[test]
+    fn a_backgammon_race_reads_race_measures_in_the_contact_only_slots() {
+        use crate::position::points_array as arrays;
+        let (a, b) = (arrays(&[(6, 5), (9, 5), (13, 5)]), arrays(&[(5, 5), (10, 5), (11, 5)]));
+        let race = Position::from_arrays(Rules::backgammon(), &a, &b).unwrap();
+        let mut x = vec![0.0; BACKGAMMON_INPUTS];
+        encode(&race, &mut x);
+        let first = 192 + 6;
+        let measures: Vec<f32> = [race, race.flip()].iter().flat_map(features::race_features).collect();
+        let inputs: Vec<f32> = race_slot_inputs().into_iter().map(|i| x[i]).collect();
+        assert_eq!(inputs, measures);
+        assert!(measures[0] > 0.0 && measures[4] > 0.0);
+        // The reserve games keep the slots at zero (their networks never saw the measures).
+        let dutch = Position::from_arrays(Rules::dutch(), &a, &b).unwrap();
+        let mut y = vec![0.0; RESERVE_GAME_INPUTS];
+        encode(&dutch, &mut y);
+        assert_eq!(y[first + features::RACE_SLOTS[0]], 0.0);
+        assert_eq!(&y[..first], &x[..first]);
     }
 
     #[test]

@@ -21,6 +21,7 @@
 //! Opposing checkers move up this mask (their bar at 0 towards my 24), mine
 //! move down it.
 
+use crate::bearoff::Projection;
 use crate::dice::ROLLS;
 use crate::position::{Position, BOARD_MASK, HOME_MASK, ME, THEM};
 
@@ -64,6 +65,30 @@ pub fn features(pos: &Position) -> [f32; COUNT] {
         trapped_checkers(pos) / 5.0,
     ]
 }
+
+/// Slots of [`features`] that need contact (zero in every race: shots, the
+/// pips a hit loses, double shots, the prime behind which checkers wait),
+/// which in a backgammon race carry [`race_features`] instead: the race
+/// network reads them, the contact network never judges a race in the engine.
+pub const RACE_SLOTS: [usize; 4] = [5, 6, 10, 22];
+
+/// The player on roll's race as the one-sided bear-off table sees it
+/// ([`Projection`]: checkers outside the home board counted on the
+/// six-point): the expected rolls to bear off, those rolls' pips beyond the
+/// pip count (the wastage), the expected rolls to bear off a first checker,
+/// and the crossovers still to make. A race turns on these; the raw inputs
+/// hold them only spread over 200 units.
+pub fn race_features(pos: &Position) -> [f32; 4] {
+    let p = Projection::of(pos);
+    let rolls = p.finish + p.outside_pips as f64 / PIPS_PER_ROLL;
+    let pips = pos.pips()[ME] as f64;
+    let first = if pos.off(ME) == 0 { p.first + p.outside_pips as f64 / PIPS_PER_ROLL } else { 0.0 };
+    let crossovers: u32 = (6..24).map(|i| pos.count(ME, i) as u32 * (i as u32 / 6)).sum();
+    [(rolls / 20.0) as f32, ((rolls * PIPS_PER_ROLL - pips) / 10.0) as f32, (first / 20.0) as f32, crossovers as f32 / 30.0]
+}
+
+/// Mean pips of a roll (a double counts four times): 49/6.
+const PIPS_PER_ROLL: f64 = 49.0 / 6.0;
 
 /// My checkers on the points of `mask` (bit `p - 1` for my point `p`).
 fn checkers_on(pos: &Position, mask: u32) -> u32 {
@@ -387,6 +412,43 @@ mod tests {
     /// A backgammon position from (point, count) lists in each owner's numbering (25 = bar).
     fn position(mine: &[(usize, i64)], theirs: &[(usize, i64)]) -> Position {
         Position::from_points(Rules::backgammon(), mine, theirs)
+    }
+
+    #[test]
+    fn race_features_are_the_tables_view_of_a_race() {
+        use crate::bearoff::{tables, BearoffRule};
+        let t = &tables(BearoffRule::Standard).one_sided;
+        // All home: the table's own expected rolls, no crossovers.
+        let home = position(&[(6, 5), (5, 5), (4, 5)], &[(6, 15)]);
+        let [rolls, waste, first, cross] = race_features(&home);
+        let e = t.expected_rolls(&[0, 0, 0, 5, 5, 5]);
+        assert!((rolls as f64 - e / 20.0).abs() < 1e-6);
+        assert!((waste as f64 - (e * 49.0 / 6.0 - 75.0) / 10.0).abs() < 1e-5 && waste > 0.0);
+        assert!((first as f64 - t.expected_first_rolls(&[0, 0, 0, 5, 5, 5]) / 20.0).abs() < 1e-6);
+        assert_eq!(cross, 0.0);
+        // Two checkers on the 13-point: two crossovers each, and 14 pips to the six-point
+        // (about 1.7 rolls) beyond the table's rolls with them on the six-point.
+        let out = position(&[(13, 2), (6, 3), (5, 5), (4, 5)], &[(6, 15)]);
+        let [rolls, _, _, cross] = race_features(&out);
+        let e = t.expected_rolls(&[0, 0, 0, 5, 5, 5]);
+        assert!((rolls as f64 - (e + 14.0 * 6.0 / 49.0) / 20.0).abs() < 1e-6);
+        assert!((cross - 4.0 / 30.0).abs() < 1e-6);
+        // A checker off already: no first checker left to bear off.
+        let off = position(&[(6, 5), (5, 5), (4, 4)], &[(6, 15)]);
+        assert_eq!(race_features(&off)[2], 0.0);
+    }
+
+    #[test]
+    fn the_race_slots_are_zero_in_a_race() {
+        // What the race measures replace must be nothing in a race.
+        let race = position(&[(6, 5), (9, 5), (13, 5)], &[(5, 5), (10, 5), (11, 5)]);
+        assert!(race.is_race());
+        for view in [race, race.flip()] {
+            let f = features(&view);
+            for slot in RACE_SLOTS {
+                assert_eq!(f[slot], 0.0, "slot {slot}");
+            }
+        }
     }
 
     #[test]

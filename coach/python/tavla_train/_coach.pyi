@@ -7,6 +7,9 @@ float32 bytes (n x 5).
 
 from typing import Any
 
+# Backgammon's inputs that carry the race measures in a race (src/nn/encoding.rs race_slot_inputs).
+RACE_SLOT_INPUTS: list[int]
+
 def td_new_network(variant: str, hidden: int, seed: int, **rules: Any) -> bytes: ...
 def td_train(
     network: bytes, variant: str, games: int, seed: int, rate: float, trace_decay: float = 0.0, **rules: Any

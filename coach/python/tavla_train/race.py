@@ -19,8 +19,10 @@ game is short and its end is covered exactly by the bear-off tables. So:
    (stratified first roll), every trial stopped and scored exactly once the
    bear-off tables cover it (all cores);
 3. train a copy of the contact network (same inputs, so it starts from what
-   that net knows of races) on the labels, holding a tenth back, and report
-   the held-out error of both networks.
+   that net knows of races; in backgammon with its weights on the inputs that
+   carry the race measures in a race, `_coach.RACE_SLOT_INPUTS`, at zero) on
+   the labels, holding a tenth back, and report the held-out error of both
+   networks.
 
 The engine then evaluates races with this network and everything else with
 the contact network. Positions and labels go to data/ (ignored by git),
@@ -66,7 +68,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tavla_train import _coach
+from tavla_train import _coach, tnn
 from tavla.files import save_npy
 from tavla_train.common import CRASHED, RACE, VARIANTS, judges, labels_in_chunks, selfplay_boards, variant_network, write_network
 from tavla_train.supervised import train_with_held_out
@@ -133,6 +135,17 @@ def close_positions(boards: np.ndarray, net: bytes, start: bytes | None, args: a
     print(f"  --close {args.close}: {close.sum()} of the {len(boards)} with a winning chance in [{args.close}, "
           f"{1.0 - args.close:.2f}], {kept.sum() - close.sum()} others kept")
     return np.ascontiguousarray(boards[kept])
+
+
+def race_copy(net: bytes, args: argparse.Namespace) -> bytes:
+    """The contact network as the start of a class network: for backgammon's races with the weights
+    of the inputs that carry the race measures (`_coach.RACE_SLOT_INPUTS`) at zero, since the contact
+    network learned them for shots and primes, which a race never has."""
+    if (args.variant, args.klass) != ("backgammon", "race"):
+        return net
+    w1, b1, w2, b2 = tnn.read_network(net)
+    w1[_coach.RACE_SLOT_INPUTS] = 0.0
+    return tnn.network_bytes([w1, b1, w2, b2])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -203,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         labels = np.clip(rollout_labels(net, races, args, label_tag, start_net), 0.0, 1.0)
     race_net, losses, before, after = train_with_held_out(
-        start_net or net, args.variant, races, labels, args.epochs, args.rate, args.rate_end, args.seed
+        start_net or race_copy(net, args), args.variant, races, labels, args.epochs, args.rate, args.rate_end, args.seed
     )
     epochs = " ".join(f"{x:.5f}" for x in losses)
     print(f"  train mse by epoch {epochs}")
