@@ -14,8 +14,9 @@ import tavla
 from tavla.cli import main
 
 BG = "backgammon"
-# A middle-game position (the 20th of the shipped network's self-play, seed 17).
-MIDGAME = tavla._core.selfplay_positions(BG, 40, 17)[20]
+# A middle-game position (the 12th of the shipped networks' self-play, seed 17; a contact position,
+# so its cubeful rollouts do not all end in a double and a pass as a lost race's do).
+MIDGAME = tavla._core.selfplay_positions(BG, 40, 17)[12]
 QUICK = dict(truncate=4)
 
 

@@ -360,7 +360,7 @@ def gnubg_positions_step(purpose: str, count: int, seed: int, work: Path, kind: 
     """The contact positions (or races) of `count` positions of gnubg-nn's self-play
     (scripts/gnubg_positions.py, `seed`), for a stage that labels them with tavla's own teachers."""
     positions = work / f"gnubg-{kind}-n{count}-s{seed}.npy"
-    return Step(f"gnubg-nn self-play {kind} positions for {purpose}", positions, lambda: subprocess.run(
+    return Step(f"gnubg-nn self-play {'races' if kind == 'race' else 'positions'} for {purpose}", positions, lambda: subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "gnubg_positions.py"), "--kind", kind, "--positions", str(count),
          "--seed", str(seed), "--out", str(positions)]).returncode)
 
