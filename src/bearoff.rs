@@ -194,10 +194,6 @@ pub fn roll_results(home: &Home, d1: u8, d2: u8, rule: BearoffRule) -> Vec<Home>
 /// A distribution of a number of rolls: `p[n]` = probability of exactly n.
 pub type Distribution = [f32; MAX_ROLLS];
 
-fn mean(d: &Distribution) -> f64 {
-    d.iter().enumerate().map(|(n, &p)| n as f64 * p as f64).sum()
-}
-
 /// Best final sets of the cascade's later numbers, per (set, first number):
 /// a cascade of 1-1 plays 24 moves, too many to enumerate whole.
 struct CascadeMemo {
@@ -247,6 +243,9 @@ pub struct OneSided {
     off: Vec<Distribution>,
     /// Rolls to bear off the first checker (all 15 on the board), else 0 rolls.
     first: Vec<Distribution>,
+    /// The means of `off` and `first` (the race inputs read them per evaluation).
+    off_mean: Vec<f64>,
+    first_mean: Vec<f64>,
 }
 
 impl OneSided {
@@ -296,7 +295,7 @@ impl OneSided {
                 first_mean[i] = e_first;
             }
         }
-        OneSided { off, first }
+        OneSided { off, first, off_mean, first_mean }
     }
 
     /// Distribution of the rolls to bear off everything.
@@ -311,12 +310,12 @@ impl OneSided {
 
     /// Expected rolls to bear off everything.
     pub fn expected_rolls(&self, home: &Home) -> f64 {
-        mean(self.rolls_to_finish(home))
+        self.off_mean[home_index(home, 15)]
     }
 
     /// Expected rolls to bear off a first checker (0 when one is off).
     pub fn expected_first_rolls(&self, home: &Home) -> f64 {
-        mean(self.rolls_to_first(home))
+        self.first_mean[home_index(home, 15)]
     }
 }
 
