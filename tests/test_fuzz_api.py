@@ -82,7 +82,7 @@ ALLOWED = (ValueError, TypeError)
 REFUSED = type("Refused", (), {"__repr__": lambda self: "REFUSED", "__bool__": lambda self: False})()
 
 
-def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+def call(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
     """``fn(*args, **kwargs)``: its result, or REFUSED (falsy) when it raised ValueError or TypeError;
     anything else (an OverflowError included: the private helpers too name a huge int's argument in a
     ValueError) fails the test naming the call."""
