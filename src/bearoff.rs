@@ -338,10 +338,14 @@ impl Projection {
     /// from the 25-point).
     pub fn of(pos: &Position) -> Projection {
         let t = &tables(BearoffRule::Standard).one_sided;
-        let (mine, _) = pos.to_arrays();
+        // Read in place (no `to_arrays`, which also lays out the opponent): the
+        // race inputs ask this of both sides at every evaluation.
+        let mine = pos.counts(ME);
         let mut home = [0u8; POINTS];
         home.copy_from_slice(&mine[..POINTS]);
-        let mut outside_pips = 0;
+        let bar = pos.bar(ME);
+        home[POINTS - 1] += bar;
+        let mut outside_pips = bar as u32 * (25 - POINTS) as u32;
         for (i, &n) in mine.iter().enumerate().skip(POINTS) {
             home[POINTS - 1] += n;
             outside_pips += n as u32 * (i + 1 - POINTS) as u32;

@@ -104,6 +104,12 @@ fn positions_from_flat(rules: Rules, boards: &[u8]) -> PyResult<Vec<Position>> {
         .collect()
 }
 
+/// Labels (n x 5) as little-endian f32 bytes, the layout every labelling function returns.
+fn labels_bytes<'py>(py: Python<'py>, labels: &[[f32; OUTPUTS]]) -> Bound<'py, PyBytes> {
+    let bytes: Vec<u8> = labels.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
+    PyBytes::new(py, &bytes)
+}
+
 /// Targets of little-endian f32 bytes (n x 5), each a probability.
 fn targets_from_bytes(targets: &[u8], n: usize) -> PyResult<Vec<[f32; OUTPUTS]>> {
     if targets.len() != n * OUTPUTS * 4 {
@@ -186,8 +192,7 @@ fn nn_label<'py>(
     let race = race.map(|race| network_for(race, rules.variant)).transpose()?;
     let positions = positions_from_flat(rules, boards)?;
     let labels = py.allow_threads(|| supervised::label(&net, race.as_ref(), &positions, ply, threads));
-    let bytes: Vec<u8> = labels.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
-    Ok(PyBytes::new(py, &bytes))
+    Ok(labels_bytes(py, &labels))
 }
 
 /// Rollout labels of flat boards: float32 bytes, the five mean outcomes per
@@ -223,8 +228,7 @@ fn nn_rollout_labels<'py>(
     let positions = positions_from_flat(rules, boards)?;
     let nets = Nets { contact: &net, race: race.as_ref(), crashed: crashed.as_ref() };
     let labels = py.allow_threads(|| tavla::rollout::rollout_labels(nets, &positions, trials, horizon, seed, threads));
-    let bytes: Vec<u8> = labels.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
-    Ok(PyBytes::new(py, &bytes))
+    Ok(labels_bytes(py, &labels))
 }
 
 /// Labels of backgammon races by the one-sided race teacher
@@ -248,8 +252,7 @@ fn race_teacher_labels<'py>(
         return Err(PyValueError::new_err(format!("board {k} is not a race in play (contact is not broken, or the game is over)")));
     }
     let labels = py.allow_threads(|| crate::race_teacher::race_labels(&positions, trials, seed, threads));
-    let bytes: Vec<u8> = labels.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
-    Ok(PyBytes::new(py, &bytes))
+    Ok(labels_bytes(py, &labels))
 }
 
 /// Trains a network on labelled positions; the new bytes and the mean squared

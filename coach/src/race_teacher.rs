@@ -107,12 +107,13 @@ pub fn side_race(pos: &Position, trials: usize, seed: u64) -> SideRace {
         while !now.all_home(ME) {
             let (d1, d2) = if rolls == 0 { ((t % 36 / 6) as u8 + 1, (t % 6) as u8 + 1) } else { (rng.die(), rng.die()) };
             with_generator(|g| g.legal_moves(&now, d1, d2, &mut moves));
-            let key = |m: &Move| bear_in_key(&m.position);
-            if let Some(best) = moves.iter().min_by(|a, b| {
-                let (ka, kb) = (key(a), key(b));
-                ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
-            }) {
-                now = best.position;
+            // Each play's key once, not once per comparison.
+            let best = moves
+                .iter()
+                .map(|m| (bear_in_key(&m.position), m.position))
+                .min_by(|(a, _), (b, _)| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+            if let Some((_, position)) = best {
+                now = position;
             }
             rolls += 1;
             if left.is_none() && !in_their_home(&now) {
