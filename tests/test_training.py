@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tavla import Position
-from tavla_train import _coach, common, rank, tnn
+from tavla_train import _coach, common, level, rank, tnn
 from tavla_train import calibrate as calibrate_stage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -368,6 +368,26 @@ def test_race_script_trains_a_crashed_network_the_engine_plays(small_net: bytes,
     refused = subprocess.run(_script_command("race", contact, tmp_path, out, "--class", "crashed", "--variant", "nardy"),
                              capture_output=True, text=True, timeout=60)
     assert refused.returncode != 0 and "only backgammon" in refused.stderr
+    # A second round: the first's network plays its class, a race network judges the rollouts' races
+    # (labels of their own), the round keeps its set, and a third trains beside it, holding out only its own.
+    kept, second = tmp_path / "round.npz", tmp_path / "crashed2.tnn"
+    again = ("--start", str(out), "--race", str(contact), "--save-set", str(kept))
+    run = subprocess.run(_script_command("race", contact, tmp_path, second, *options, *again), capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert len(list((tmp_path / "data").glob("*-crashed-x*-from*-r*-t2-labels.npy"))) == 1
+    [(name, boards, labels)] = level.load_level_set(kept, "backgammon")
+    assert name == "round: crashed" and np.array_equal(boards, found) and labels.shape == (len(found), 5)
+    beside = ("--start", str(second), "--also", str(kept), "--selfplay", "2000", "--seed", "5")
+    third = subprocess.run(_script_command("race", contact, tmp_path, tmp_path / "crashed3.tnn", "--class", "crashed",
+                                           "--trials", "2", "--epochs", "1", "--threads", "1", *beside),
+                           capture_output=True, text=True, timeout=300)
+    assert third.returncode == 0, third.stderr
+    assert f"training beside {len(found)} crashed positions" in third.stdout
+    own = int(third.stdout.split(" crashed positions to learn")[0].split()[-1])
+    assert f"held-out mse ({own // 10} crashed positions)" in third.stdout
+    wrong = subprocess.run(_script_command("race", contact, tmp_path, out, "--race", str(contact)),
+                           capture_output=True, text=True, timeout=60)
+    assert wrong.returncode != 0 and "only --class crashed" in wrong.stderr
 
 
 def test_race_script_trains_a_nardy_race_network(small_nardy_net: bytes, tmp_path: Path) -> None:
@@ -618,8 +638,6 @@ def test_calibration_script_moves_output_levels_to_the_rollouts(small_net: bytes
 
 
 def test_level_round_fits_rollouts_where_the_opponent_is_on_the_bar(small_net: bytes, tmp_path: Path) -> None:
-    from tavla_train import level
-
     start = tmp_path / "start.tnn"
     start.write_bytes(small_net)
     out = tmp_path / "level.tnn"

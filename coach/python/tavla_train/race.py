@@ -55,7 +55,15 @@ ones outside 0.2 to 0.8), while cube decisions turn on the close ones.
 `--start FILE` trains a network of the class (the shipped race or crashed
 network) further instead of a fresh copy of the contact network, and lets it
 play and judge its class in the rollouts, as the engine does (without it the
-contact network plays the whole rollout).
+contact network plays the whole rollout). With `--class crashed`, `--race
+FILE` lets the race network judge the rollouts' races too, so that every
+position of a trial is judged by the network the engine gives it.
+
+`--save-set FILE` keeps the round's positions and labels (the level rounds'
+.npz format, one kind) and `--also FILE` (repeatable) trains on such a kept
+set beside the round's own: a second round learns from a better teacher's
+labels without forgetting the first round's positions. The held-out tenth is
+always the round's own.
 """
 
 from __future__ import annotations
@@ -71,6 +79,7 @@ import numpy as np
 from tavla_train import _coach, tnn
 from tavla.files import save_npy
 from tavla_train.common import CRASHED, RACE, VARIANTS, judges, labels_in_chunks, selfplay_boards, variant_network, write_network
+from tavla_train.level import load_level_set, save_level_set
 from tavla_train.supervised import train_with_held_out
 
 from tavla_train.paths import DATA, ROOT
@@ -99,14 +108,15 @@ def class_positions(net: bytes, args: argparse.Namespace, extra: list[np.ndarray
 
 
 def rollout_labels(net: bytes, races: np.ndarray, args: argparse.Namespace, tag: str,
-                   start: bytes | None = None) -> np.ndarray:
+                   start: bytes | None = None, race_net: bytes | None = None) -> np.ndarray:
     """Rollouts of the contact network at 0-ply, `start` (the class network trained from --start)
-    playing and judging its class (args.klass) in them as the engine does."""
+    playing and judging its class (args.klass) in them as the engine does, and `race_net` (--race)
+    the races of a crashed class's rollouts."""
     return labels_in_chunks(
         args.data / f"{tag}-t{args.trials}-labels.npy", races, 2_000,
         lambda part, k: _coach.nn_rollout_labels(
             net, args.variant, part.tobytes(), args.trials, args.seed * 1_000_003 + k, args.threads,
-            race=start if args.klass == "race" else None, crashed=start if args.klass == "crashed" else None,
+            race=start if args.klass == "race" else race_net, crashed=start if args.klass == "crashed" else None,
         ),
     )
 
@@ -162,6 +172,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--start", type=Path,
                    help="a network of the class (e.g. the shipped race network) to train instead of a copy of the "
                         "contact network; it also plays and judges its class in the rollouts, as in the engine")
+    p.add_argument("--race", type=Path,
+                   help="--class crashed: the race network that judges the rollouts' races (as in the engine)")
+    p.add_argument("--save-set", type=Path, help="keep the round's positions and labels in this .npz file")
+    p.add_argument("--also", type=Path, action="append", default=[],
+                   help="a set kept by --save-set (of this class) to train on beside the round's own (repeatable)")
     p.add_argument("--selfplay", type=int, default=1_000_000, help="self-play positions to draw the races from")
     p.add_argument("--teacher", default="rollouts", choices=("rollouts", "one-sided"),
                    help="how to label: rollouts of whole games, or (backgammon races) each side's bear-in "
@@ -185,9 +200,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.teacher == "one-sided" and (args.klass, args.variant) != ("race", "backgammon"):
         raise SystemExit("--teacher one-sided: backgammon races only (a crashed position still has contact; "
                          "the nardy games' races have no one-sided table of their own here)")
-    for f in args.extra:
+    if args.race and args.klass != "crashed":
+        raise SystemExit("--race: only --class crashed's rollouts take a race network beside the class's own "
+                         "(a race class's network is --start)")
+    for f in args.extra + ([args.race] if args.race else []):
         if not f.exists():
-            raise SystemExit(f"--extra {f}: no such file")
+            raise SystemExit(f"{'--race' if f == args.race else '--extra'} {f}: no such file")
+    earlier = [kind for path in args.also for kind in load_level_set(path, args.variant)]
+    for name, _, _ in earlier:
+        if not name.endswith(f": {args.klass}"):
+            raise SystemExit(f"--also: {name!r} is not a set of {CLASSES[args.klass][2]}")
     network = args.network or ROOT / "weights" / f"{args.variant}.tnn"
     net = variant_network(network, args.variant)
     args.data.mkdir(parents=True, exist_ok=True)
@@ -211,12 +233,23 @@ def main(argv: list[str] | None = None) -> int:
                  "ask for more with --selfplay")
     # Labels kept by an older build could stray past 0 by a rounding error.
     label_tag = tag + (f"-from{hashlib.sha256(start_net).hexdigest()[:8]}" if start_net else "")
+    judging_races = variant_network(args.race, args.variant) if args.race else None
+    if judging_races:
+        label_tag += f"-r{hashlib.sha256(judging_races).hexdigest()[:8]}"
     if args.teacher == "one-sided":
         labels = one_sided_labels(races, args, tag)
     else:
-        labels = np.clip(rollout_labels(net, races, args, label_tag, start_net), 0.0, 1.0)
+        labels = np.clip(rollout_labels(net, races, args, label_tag, start_net, judging_races), 0.0, 1.0)
+    if args.save_set:
+        save_level_set(args.save_set, args.variant, [(args.klass, races, labels)])
+    # The round's own positions come first: their first tenth is the held-out set.
+    boards = np.ascontiguousarray(np.concatenate([races] + [b for _, b, _ in earlier]))
+    targets = np.concatenate([labels] + [l for _, _, l in earlier]).astype(np.float32)
+    if earlier:
+        print(f"  training beside {len(boards) - len(races)} {name} of {', '.join(str(f) for f in args.also)}")
     race_net, losses, before, after = train_with_held_out(
-        start_net or race_copy(net, args), args.variant, races, labels, args.epochs, args.rate, args.rate_end, args.seed
+        start_net or race_copy(net, args), args.variant, boards, targets, args.epochs, args.rate, args.rate_end, args.seed,
+        held=len(races) // 10,
     )
     epochs = " ".join(f"{x:.5f}" for x in losses)
     print(f"  train mse by epoch {epochs}")

@@ -74,11 +74,12 @@ def label(net: bytes, boards: np.ndarray, args: argparse.Namespace, tag: str) ->
 
 
 def train_with_held_out(
-    net: bytes, variant: str, boards: np.ndarray, labels: np.ndarray, epochs: int, rate: float, rate_end: float, seed: int
+    net: bytes, variant: str, boards: np.ndarray, labels: np.ndarray, epochs: int, rate: float, rate_end: float, seed: int,
+    held: int | None = None,
 ) -> tuple[bytes, list[float], float, float]:
-    """Trains `net` on all but the first tenth of the labelled boards; the new
+    """Trains `net` on all but the first `held` labelled boards (default: the first tenth); the new
     network, the training error by epoch, and the held-out error before and after."""
-    held = len(boards) // 10
+    held = len(boards) // 10 if held is None else held
     held_b, held_t = boards[:held].tobytes(), labels[:held].astype("<f4").tobytes()
     before = _coach.nn_error(net, variant, held_b, held_t)
     trained, losses = _coach.nn_train_supervised(
