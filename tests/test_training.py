@@ -323,7 +323,7 @@ def test_one_sided_race_teacher_labels_races_and_refuses_the_rest(small_net: byt
     options = ("--selfplay", "3000", "--teacher", "one-sided", "--trials", "8", "--epochs", "2", "--seed", "2")
     run = subprocess.run(_script_command("race", net, tmp_path, out, *options), capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
-    assert "held-out mse" in run.stdout and len(list((tmp_path / "data").glob("*-onesided-t8-labels.npy"))) == 1
+    assert "held-out mse" in run.stdout and len(list((tmp_path / "data").glob("*-onesided2-t8-labels.npy"))) == 1
     assert out.read_bytes() != small_net and len(out.read_bytes()) == len(small_net)
     refused = subprocess.run(_script_command("race", net, tmp_path, out, "--class", "crashed", "--teacher", "one-sided"),
                              capture_output=True, text=True, timeout=60)
@@ -334,7 +334,7 @@ def test_one_sided_race_teacher_labels_races_and_refuses_the_rest(small_net: byt
     assert close.returncode == 0, close.stderr
     kept = [line for line in close.stdout.splitlines() if "--close 0.2:" in line]
     assert kept and "others kept" in kept[0]
-    assert len(list((tmp_path / "data").glob("*-close0.2-onesided-t8-labels.npy"))) == 1
+    assert len(list((tmp_path / "data").glob("*-close0.2-onesided2-t8-labels.npy"))) == 1
     wide = subprocess.run(_script_command("race", net, tmp_path, out, "--close", "0.5"), capture_output=True, text=True, timeout=60)
     assert wide.returncode != 0 and "--close 0.5" in wide.stderr
 
@@ -385,9 +385,16 @@ def test_race_script_trains_a_crashed_network_the_engine_plays(small_net: bytes,
     assert f"training beside {len(found)} crashed positions" in third.stdout
     own = int(third.stdout.split(" crashed positions to learn")[0].split()[-1])
     assert f"held-out mse ({own // 10} crashed positions)" in third.stdout
-    wrong = subprocess.run(_script_command("race", contact, tmp_path, out, "--race", str(contact)),
-                           capture_output=True, text=True, timeout=60)
-    assert wrong.returncode != 0 and "only --class crashed" in wrong.stderr
+    # --contact-plays: the contact network plays the class in the rollouts, so the labels name no --start.
+    contact_plays = subprocess.run(_script_command("race", contact, tmp_path, tmp_path / "crashed4.tnn", *options,
+                                                   "--start", str(second), "--contact-plays", "--race", str(contact)),
+                                   capture_output=True, text=True, timeout=300)
+    assert contact_plays.returncode == 0, contact_plays.stderr
+    judged = [f.name for f in (tmp_path / "data").glob("*-crashed-x*-r*-t2-labels.npy")]
+    assert len(judged) == 2 and sum("-from" not in name for name in judged) == 1, judged
+    for bad, message in [(["--race", str(contact)], "only --class crashed"), (["--contact-plays"], "only with --start")]:
+        wrong = subprocess.run(_script_command("race", contact, tmp_path, out, *bad), capture_output=True, text=True, timeout=60)
+        assert wrong.returncode != 0 and message in wrong.stderr, wrong.stderr
 
 
 def test_race_script_trains_a_nardy_race_network(small_nardy_net: bytes, tmp_path: Path) -> None:

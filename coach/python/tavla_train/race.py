@@ -55,9 +55,12 @@ ones outside 0.2 to 0.8), while cube decisions turn on the close ones.
 `--start FILE` trains a network of the class (the shipped race or crashed
 network) further instead of a fresh copy of the contact network, and lets it
 play and judge its class in the rollouts, as the engine does (without it the
-contact network plays the whole rollout). With `--class crashed`, `--race
-FILE` lets the race network judge the rollouts' races too, so that every
-position of a trial is judged by the network the engine gives it.
+contact network plays the whole rollout); `--contact-plays` leaves the
+class's positions of the rollouts to the contact network all the same (the
+crashed network judges crashed positions better than the contact network but
+plays them worse: rollouts it plays are further from gnubg's 2-ply,
+benches/README.md "The crashed network, a second round"). With `--class
+crashed`, `--race FILE` lets the race network judge the rollouts' races.
 
 `--save-set FILE` keeps the round's positions and labels (the level rounds'
 .npz format, one kind) and `--also FILE` (repeatable) trains on such a kept
@@ -123,8 +126,10 @@ def rollout_labels(net: bytes, races: np.ndarray, args: argparse.Namespace, tag:
 
 def one_sided_labels(races: np.ndarray, args: argparse.Namespace, tag: str) -> np.ndarray:
     """Labels by the one-sided race teacher (each side's bear-in alone, joined by the bear-off table)."""
+    # "onesided2": the teacher's second version (a race rule and a saving rule), whose labels differ from
+    # the first's, kept under another name so that no cache of the first is read as the second's.
     return labels_in_chunks(
-        args.data / f"{tag}-onesided-t{args.trials}-labels.npy", races, 20_000,
+        args.data / f"{tag}-onesided2-t{args.trials}-labels.npy", races, 20_000,
         lambda part, k: _coach.race_teacher_labels(part.tobytes(), args.trials, args.seed * 1_000_003 + k, args.threads),
     )
 
@@ -172,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--start", type=Path,
                    help="a network of the class (e.g. the shipped race network) to train instead of a copy of the "
                         "contact network; it also plays and judges its class in the rollouts, as in the engine")
+    p.add_argument("--contact-plays", action="store_true",
+                   help="with --start: the contact network, not the --start network, plays the class's positions in "
+                        "the rollouts (the crashed network judges them better but plays them worse)")
     p.add_argument("--race", type=Path,
                    help="--class crashed: the race network that judges the rollouts' races (as in the engine)")
     p.add_argument("--save-set", type=Path, help="keep the round's positions and labels in this .npz file")
@@ -200,6 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.teacher == "one-sided" and (args.klass, args.variant) != ("race", "backgammon"):
         raise SystemExit("--teacher one-sided: backgammon races only (a crashed position still has contact; "
                          "the nardy games' races have no one-sided table of their own here)")
+    if args.contact_plays and not args.start:
+        raise SystemExit("--contact-plays: only with --start (without it the contact network plays every rollout)")
     if args.race and args.klass != "crashed":
         raise SystemExit("--race: only --class crashed's rollouts take a race network beside the class's own "
                          "(a race class's network is --start)")
@@ -232,14 +242,16 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"tavla_train race: only {len(races)} {name} among {args.selfplay} self-play positions; "
                  "ask for more with --selfplay")
     # Labels kept by an older build could stray past 0 by a rounding error.
-    label_tag = tag + (f"-from{hashlib.sha256(start_net).hexdigest()[:8]}" if start_net else "")
+    # The class network plays its class in the rollouts unless --contact-plays leaves them to the contact network.
+    player = None if args.contact_plays else start_net
+    label_tag = tag + (f"-from{hashlib.sha256(player).hexdigest()[:8]}" if player else "")
     judging_races = variant_network(args.race, args.variant) if args.race else None
     if judging_races:
         label_tag += f"-r{hashlib.sha256(judging_races).hexdigest()[:8]}"
     if args.teacher == "one-sided":
         labels = one_sided_labels(races, args, tag)
     else:
-        labels = np.clip(rollout_labels(net, races, args, label_tag, start_net, judging_races), 0.0, 1.0)
+        labels = np.clip(rollout_labels(net, races, args, label_tag, player, judging_races), 0.0, 1.0)
     if args.save_set:
         save_level_set(args.save_set, args.variant, [(args.klass, races, labels)])
     # The round's own positions come first: their first tenth is the held-out set.
