@@ -97,7 +97,7 @@ def test_rebuild_makes_every_shipped_network_from_nothing_with_fixed_seeds(tmp_p
     # Then the race network's one-sided round, on the final contact network's races and gnubg-nn's.
     assert order[-1] < run.stdout.index("] backgammon race network, one-sided round:")
     assert "] gnubg-nn self-play races for the race network:" in run.stdout
-    assert list((out / "work").glob("*-close0.05-by*-onesided-t2-labels.npy"))
+    assert list((out / "work").glob("*-close0.05-by*-onesided2-t2-labels.npy"))
     for k, round_ in zip(judged_rounds, rebuild.SCALES["tiny"].judged_levels):
         assert f"calibration after level round {k}" not in run.stdout
         assert f"] gnubg-nn self-play positions for level round {k}:" in run.stdout

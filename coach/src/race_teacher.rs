@@ -17,12 +17,19 @@
 //! much less than a game's rollout, whose noise runs to the last checker of
 //! both sides (the rollout labels of `python -m tavla_train race`).
 //!
-//! The bear-in is played by one rule: first the fewest pips left outside the
-//! home board (so everything comes home as soon as the dice allow, as a side
-//! saving a gammon or a backgammon plays too), then the fewest expected rolls
-//! by the table with the outside checkers counted on the six-point. Every play
-//! of a bear-in roll moves the same pips (no checker can come off yet), so
-//! the rule decides only where they go.
+//! Each side's bear-in is played by two rules, each for what it decides
+//! ([`Rule`]): to race (the rolls to finish), the fewest expected rolls,
+//! counted as the table's expected rolls with the outside checkers on the
+//! six-point plus the rolls their pips to the six-point take, each such pip
+//! counted [`OUTSIDE_PIP_WEIGHT`] times an average roll's share; to save a
+//! gammon or a backgammon (the rolls to a first checker off and to leave the
+//! other's home board), everything in first. Every play of a bear-in roll
+//! moves the same pips (no checker can come off yet), so the rules decide
+//! only where they go. A pip left outside costs the race more than its share
+//! of a roll, since no checker comes off while one is out, but bringing
+//! everything in first, whatever it does to the home board, races worse (the
+//! teacher's first rule, for all three: further from gnubg's 2-ply,
+//! benches/README.md "The race teacher's two rules").
 
 use tavla::bearoff::{tables, BearoffRule, Home, OneSided, Projection};
 use tavla::dice::Dice;
@@ -59,12 +66,27 @@ impl SideRace {
     /// Adds `weight` times the table's distributions from `home`, `rolls` on,
     /// and the leaving roll `left`.
     fn add(&mut self, table: &OneSided, home: &Home, rolls: usize, left: usize, weight: f64) {
-        for (to, from) in [(&mut self.finish, table.rolls_to_finish(home)), (&mut self.first, table.rolls_to_first(home))] {
-            for (n, &p) in from.iter().enumerate() {
-                to[(n + rolls).min(LONGEST - 1)] += weight * p as f64;
-            }
-        }
+        self.add_finish(table, home, rolls, weight);
+        self.add_saving(table, home, rolls, left, weight);
+    }
+
+    /// Adds `weight` times the table's rolls to finish from `home`, `rolls` on.
+    fn add_finish(&mut self, table: &OneSided, home: &Home, rolls: usize, weight: f64) {
+        shifted_add(&mut self.finish, table.rolls_to_finish(home), rolls, weight);
+    }
+
+    /// Adds `weight` times the table's rolls to a first checker off from
+    /// `home`, `rolls` on, and the leaving roll `left`.
+    fn add_saving(&mut self, table: &OneSided, home: &Home, rolls: usize, left: usize, weight: f64) {
+        shifted_add(&mut self.first, table.rolls_to_first(home), rolls, weight);
         self.leave[left.min(LONGEST - 1)] += weight;
+    }
+}
+
+/// Adds `weight` times the distribution `from`, shifted `rolls` on, to `to`.
+fn shifted_add(to: &mut [f64], from: &[f32], rolls: usize, weight: f64) {
+    for (n, &p) in from.iter().enumerate() {
+        to[(n + rolls).min(LONGEST - 1)] += weight * p as f64;
     }
 }
 
@@ -79,25 +101,40 @@ fn in_their_home(pos: &Position) -> bool {
     THEIR_HOME.clone().any(|i| pos.count(ME, i) > 0)
 }
 
-/// The bear-in rule's key for the side on roll (smaller is better): its pips
-/// outside the home board, then the table's expected rolls with its outside
-/// checkers on the six-point.
-fn bear_in_key(pos: &Position) -> (u32, f64) {
-    let p = Projection::of(pos);
-    (p.outside_pips, p.finish)
+/// How much more than an average roll's share (6/49 of a roll) a pip outside
+/// the home board costs the race rule: picked from 0.8, 1, 1.25, 1.6 and 2
+/// (and "everything in first") by the teacher's distance from gnubg's 2-ply
+/// on the races of both cube sets, where 1.25 was nearest on each.
+const OUTSIDE_PIP_WEIGHT: f64 = 1.25;
+
+/// How a simulated bear-in picks its plays.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Rule {
+    /// To finish soonest: the fewest expected rolls, the table's from the
+    /// home board with the outside checkers on the six-point plus their pips
+    /// to it at [`OUTSIDE_PIP_WEIGHT`] times a roll's share each.
+    Race,
+    /// To save a gammon or a backgammon: everything in first (the fewest pips
+    /// outside), then the fewest expected rolls to a first checker off.
+    Hurry,
 }
 
-/// The side on roll's race distributions: exact from the table when it is
-/// all home, else from `trials` bear-ins (trial `t` of its own dice stream
-/// and first roll `t mod 36`).
-pub fn side_race(pos: &Position, trials: usize, seed: u64) -> SideRace {
-    let table = &tables(BearoffRule::Standard).one_sided;
-    let mut race = SideRace::empty();
-    if pos.all_home(ME) {
-        race.add(table, &home_of(pos), 0, 0, 1.0);
-        return race;
+impl Rule {
+    /// The rule's key for the side on roll in `pos` (smaller is better).
+    fn key(self, pos: &Position) -> (u32, f64) {
+        let p = Projection::of(pos);
+        match self {
+            Rule::Race => (0, p.finish + p.outside_pips as f64 * OUTSIDE_PIP_WEIGHT * 6.0 / 49.0),
+            Rule::Hurry => (p.outside_pips, p.first),
+        }
     }
-    let weight = 1.0 / trials as f64;
+}
+
+/// `trials` bear-ins of the side on roll by `rule` (trial `t` of its own dice
+/// stream and first roll `t mod 36`), each given to `reached` as the home
+/// board it reached, its rolls, and the roll after which no checker of it was
+/// left in the other side's home board.
+fn bear_ins(pos: &Position, trials: usize, seed: u64, rule: Rule, mut reached: impl FnMut(&Home, usize, usize)) {
     let mut moves: Vec<Move> = Vec::new();
     for t in 0..trials {
         let mut rng = Dice::training(seed ^ (t as u64).wrapping_mul(0xA24B_AED4_963E_E407));
@@ -108,10 +145,8 @@ pub fn side_race(pos: &Position, trials: usize, seed: u64) -> SideRace {
             let (d1, d2) = if rolls == 0 { ((t % 36 / 6) as u8 + 1, (t % 6) as u8 + 1) } else { (rng.die(), rng.die()) };
             with_generator(|g| g.legal_moves(&now, d1, d2, &mut moves));
             // Each play's key once, not once per comparison.
-            let best = moves
-                .iter()
-                .map(|m| (bear_in_key(&m.position), m.position))
-                .min_by(|(a, _), (b, _)| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+            let best =
+                moves.iter().map(|m| (rule.key(&m.position), m.position)).min_by(|(a, _), (b, _)| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
             if let Some((_, position)) = best {
                 now = position;
             }
@@ -120,8 +155,25 @@ pub fn side_race(pos: &Position, trials: usize, seed: u64) -> SideRace {
                 left = Some(rolls);
             }
         }
-        race.add(table, &home_of(&now), rolls, left.unwrap_or(rolls), weight);
+        reached(&home_of(&now), rolls, left.unwrap_or(rolls));
     }
+}
+
+/// The side on roll's race distributions: exact from the table when it is
+/// all home, else from `trials` bear-ins a rule: the rolls to finish from
+/// bear-ins that race ([`Rule::Race`]), those to a first checker off and to
+/// leave the other's home board from bear-ins that hurry ([`Rule::Hurry`]),
+/// as a side plays that races or saves a gammon (the same dice for both).
+pub fn side_race(pos: &Position, trials: usize, seed: u64) -> SideRace {
+    let table = &tables(BearoffRule::Standard).one_sided;
+    let mut race = SideRace::empty();
+    if pos.all_home(ME) {
+        race.add(table, &home_of(pos), 0, 0, 1.0);
+        return race;
+    }
+    let weight = 1.0 / trials as f64;
+    bear_ins(pos, trials, seed, Rule::Race, |home, rolls, _| race.add_finish(table, home, rolls, weight));
+    bear_ins(pos, trials, seed, Rule::Hurry, |home, rolls, left| race.add_saving(table, home, rolls, left, weight));
     if pos.off(ME) > 0 {
         // A checker is off already: no gammon to lose, whatever the bear-in.
         race.first.fill(0.0);
@@ -213,6 +265,34 @@ mod tests {
         let mean = |d: &[f64]| d.iter().enumerate().map(|(n, p)| n as f64 * p).sum::<f64>();
         // 100 pips against 160: about seven rolls more.
         assert!(mean(&b.finish) > mean(&a.finish) + 6.0, "{} against {}", mean(&b.finish), mean(&a.finish));
+    }
+
+    #[test]
+    fn the_race_rule_finishes_sooner_and_the_hurry_rule_gets_a_checker_off_sooner() {
+        // Five checkers still outside, the home board stacked deep: bringing
+        // everything in first piles more checkers onto the low points.
+        let mean = |d: &[f64]| d.iter().enumerate().map(|(n, p)| n as f64 * p).sum::<f64>();
+        let mut gained = 0.0;
+        for pos in [
+            position(&[(9, 2), (10, 2), (11, 1), (1, 4), (2, 3), (3, 3)], &[(6, 15)]),
+            position(&[(8, 3), (13, 2), (6, 4), (5, 3), (4, 3)], &[(6, 15)]),
+            position(&[(7, 4), (14, 1), (1, 2), (2, 2), (3, 2), (6, 4)], &[(6, 15)]),
+        ] {
+            let table = &tables(BearoffRule::Standard).one_sided;
+            let [mut race, mut hurry] = [SideRace::empty(), SideRace::empty()];
+            bear_ins(&pos, 720, 9, Rule::Race, |home, rolls, left| race.add(table, home, rolls, left, 1.0 / 720.0));
+            bear_ins(&pos, 720, 9, Rule::Hurry, |home, rolls, left| hurry.add(table, home, rolls, left, 1.0 / 720.0));
+            assert!(mean(&race.finish) <= mean(&hurry.finish), "{} against {}", mean(&race.finish), mean(&hurry.finish));
+            // The hurry rule is no rule for a first checker off either (it only brings
+            // everything in soonest), but it is not later by more than a hair, and
+            // sooner over the three.
+            assert!(mean(&hurry.first) <= mean(&race.first) + 0.01, "{} against {}", mean(&hurry.first), mean(&race.first));
+            gained += mean(&race.first) - mean(&hurry.first);
+            // The teacher takes each distribution from the rule made for it.
+            let both = side_race(&pos, 720, 9);
+            assert_eq!((both.finish, both.first), (race.finish, hurry.first));
+        }
+        assert!(gained > 0.1, "{gained}");
     }
 
     #[test]
