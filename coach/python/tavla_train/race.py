@@ -241,7 +241,6 @@ def main(argv: list[str] | None = None) -> int:
     if len(races) < 10:
         sys.exit(f"tavla_train race: only {len(races)} {name} among {args.selfplay} self-play positions; "
                  "ask for more with --selfplay")
-    # Labels kept by an older build could stray past 0 by a rounding error.
     # The class network plays its class in the rollouts unless --contact-plays leaves them to the contact network.
     player = None if args.contact_plays else start_net
     label_tag = tag + (f"-from{hashlib.sha256(player).hexdigest()[:8]}" if player else "")
@@ -251,6 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.teacher == "one-sided":
         labels = one_sided_labels(races, args, tag)
     else:
+        # Labels kept by an older build could stray past 0 by a rounding error.
         labels = np.clip(rollout_labels(net, races, args, label_tag, player, judging_races), 0.0, 1.0)
     if args.save_set:
         save_level_set(args.save_set, args.variant, [(args.klass, races, labels)])
