@@ -173,7 +173,12 @@ pub fn side_race(pos: &Position, trials: usize, seed: u64) -> SideRace {
     }
     let weight = 1.0 / trials as f64;
     bear_ins(pos, trials, seed, Rule::Race, |home, rolls, _| race.add_finish(table, home, rolls, weight));
-    bear_ins(pos, trials, seed, Rule::Hurry, |home, rolls, left| race.add_saving(table, home, rolls, left, weight));
+    if pos.off(ME) == 0 || in_their_home(pos) {
+        bear_ins(pos, trials, seed, Rule::Hurry, |home, rolls, left| race.add_saving(table, home, rolls, left, weight));
+    } else {
+        // Nothing to save: no checker in the other's home board, none left to leave it.
+        race.leave[0] = 1.0;
+    }
     if pos.off(ME) > 0 {
         // A checker is off already: no gammon to lose, whatever the bear-in.
         race.first.fill(0.0);
@@ -272,13 +277,13 @@ mod tests {
         // Five checkers still outside, the home board stacked deep: bringing
         // everything in first piles more checkers onto the low points.
         let mean = |d: &[f64]| d.iter().enumerate().map(|(n, p)| n as f64 * p).sum::<f64>();
+        let table = &tables(BearoffRule::Standard).one_sided;
         let mut gained = 0.0;
         for pos in [
             position(&[(9, 2), (10, 2), (11, 1), (1, 4), (2, 3), (3, 3)], &[(6, 15)]),
             position(&[(8, 3), (13, 2), (6, 4), (5, 3), (4, 3)], &[(6, 15)]),
             position(&[(7, 4), (14, 1), (1, 2), (2, 2), (3, 2), (6, 4)], &[(6, 15)]),
         ] {
-            let table = &tables(BearoffRule::Standard).one_sided;
             let [mut race, mut hurry] = [SideRace::empty(), SideRace::empty()];
             bear_ins(&pos, 720, 9, Rule::Race, |home, rolls, left| race.add(table, home, rolls, left, 1.0 / 720.0));
             bear_ins(&pos, 720, 9, Rule::Hurry, |home, rolls, left| hurry.add(table, home, rolls, left, 1.0 / 720.0));

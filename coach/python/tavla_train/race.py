@@ -213,9 +213,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.race and args.klass != "crashed":
         raise SystemExit("--race: only --class crashed's rollouts take a race network beside the class's own "
                          "(a race class's network is --start)")
-    for f in args.extra + ([args.race] if args.race else []):
-        if not f.exists():
-            raise SystemExit(f"{'--race' if f == args.race else '--extra'} {f}: no such file")
+    for option, path in [("--start", args.start), ("--race", args.race)] + [("--extra", f) for f in args.extra]:
+        if path and not path.exists():
+            raise SystemExit(f"{option} {path}: no such file")
     earlier = [kind for path in args.also for kind in load_level_set(path, args.variant)]
     for name, _, _ in earlier:
         if not name.endswith(f": {args.klass}"):
@@ -227,8 +227,6 @@ def main(argv: list[str] | None = None) -> int:
     tag = f"{args.variant}-{hashlib.sha256(net).hexdigest()[:12]}-n{args.selfplay}-s{args.seed}"
     if args.klass != "race":
         tag += f"-{args.klass}"
-    if args.start and not args.start.exists():
-        raise SystemExit(f"--start {args.start}: no such file")
     start_net = variant_network(args.start, args.variant) if args.start else None
     extra = [np.ascontiguousarray(np.load(f)) for f in args.extra]
     for boards in extra:
