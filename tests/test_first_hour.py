@@ -163,6 +163,19 @@ def test_gnubg_duel_without_gnubg_nn_names_the_install_command(monkeypatch, caps
 
 # -- the command line: Ctrl-C and closed pipes ---------------------------------------------------
 
+@pytest.mark.parametrize("command", ["", *registry.COMMANDS])
+def test_every_help_page_prints(command, capsys):
+    # `tavla --help` once died on the "%" of a command's one-line help ("95% intervals").
+    with pytest.raises(SystemExit) as leaving:
+        registry.main([command, "--help"] if command else ["--help"])
+    assert leaving.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: tavla")
+    if not command:
+        assert all(name in out for name in registry.COMMANDS)
+        assert "95% intervals" in out
+
+
 def test_ctrl_c_in_any_command_is_one_line(monkeypatch, capsys):
     def interrupted(_args):
         raise KeyboardInterrupt

@@ -62,7 +62,8 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
             analyze.add_analyze_arguments, analyze.run_analyze),
 )}
 
-DESCRIPTION = "The ``tavla`` command line."
+DESCRIPTION = ("Move and cube hints, evaluations, rollouts, match analysis, duels and play for backgammon, "
+               "long nardy, gul bara, Dutch backgammon and acey-deucey. `tavla COMMAND --help` for each command.")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -70,7 +71,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--version", action="version", version=f"tavla {tavla.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in COMMANDS.values():
-        command.add_arguments(sub.add_parser(command.name, help=command.help, description=command.help))
+        # argparse %-formats help strings ("95% intervals" would read as a %i); descriptions it prints as they are.
+        command.add_arguments(sub.add_parser(command.name, help=command.help.replace("%", "%%"),
+                                             description=command.help))
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
