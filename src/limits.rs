@@ -54,6 +54,7 @@ pub const ALL: &[(&str, f64)] = &[
     ("perft_depth", MAX_PERFT_DEPTH as f64),
     ("bench_seconds", MAX_BENCH_SECONDS),
     ("met_bytes", MAX_MET_BYTES as f64),
+    ("match_length", crate::cube::state::MAX_MATCH_LENGTH as f64),
 ];
 
 /// `value` when it lies in `low..=high`; else an error naming `what` and the

@@ -67,6 +67,36 @@ def test_the_command_line(tmp_path):
     assert r.returncode == 2 and "broken.mat: line 7:" in r.stderr and "Traceback" not in r.stderr
 
 
+
+def fifo_with(tmp_path, name: str, data: bytes) -> Path:
+    """A named pipe that a thread fills with ``data`` once a reader opens it (a file with no size, as
+    /dev/zero or the shell's ``<(cat match.mat)`` are)."""
+    import os
+    import threading
+
+    path = tmp_path / name
+    os.mkfifo(path)
+
+    def write():
+        try:
+            with open(path, "wb") as f:
+                f.write(data)
+        except BrokenPipeError:  # the reader stopped at its limit
+            pass
+
+    threading.Thread(target=write, daemon=True).start()
+    return path
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="needs named pipes")
+def test_a_file_with_no_size_is_read_up_to_the_limit_only(tmp_path, monkeypatch):
+    # The size check went by stat(): a pipe or a device reports 0 bytes, and `tavla analyze /dev/zero`
+    # read on without end. A pipe holding a match file is still read.
+    assert analysis.read_match_file(fifo_with(tmp_path, "piped.mat", GNUBG_3.encode()))["score"] == (0, 5)
+    monkeypatch.setattr(analysis, "MAX_FILE_BYTES", 1000)
+    with pytest.raises(ValueError, match="over the .* limit of a match file"):
+        analysis.read_match_file(fifo_with(tmp_path, "endless.mat", GNUBG_3.encode() * 4))
+
 def test_luck_averages_to_nothing_over_the_rolls(engine):
     # From one position, every roll's luck weighted by its chance sums to zero: luck is the roll's
     # best equity against the mean over the rolls.

@@ -110,6 +110,14 @@ def test_cli_reports_errors_without_traceback(capsys):
     assert "25 entries" in capsys.readouterr().err
 
 
+
+def test_cli_bearoff_home_counts_are_six(capsys):
+    # --home takes the 6 counts of a home board; its message asked for 25, as --mine's does.
+    from tavla.cli import main
+
+    assert main(["bearoff", "--home", "a,b,c,d,e,f"]) == 2
+    assert capsys.readouterr().err == "tavla: error: --home must be 6 whole numbers separated by commas or spaces: 'a,b,c,d,e,f'\n"
+
 def test_a_huge_rule_option_value_is_a_value_error() -> None:
     # Found by the service's schema fuzzing: an int too big for 64 bits used
     # to escape as OverflowError (a 500 from the service).

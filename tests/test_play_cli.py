@@ -120,3 +120,42 @@ def test_a_whole_game_or_match_to_its_result(args, ending):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def play_cli(*args):
+    return subprocess.run([sys.executable, "-m", "tavla", "play", *args], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=60)
+
+
+XGID_START = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+
+
+@pytest.mark.parametrize("args,words", [
+    # --variant beside --from was ignored: a backgammon game began.
+    (["--from", XGID_START, "--variant", "nardy"], "the position is a backgammon position, not nardy"),
+    # Past 64 points the engine's cube state is refused, so its plays and cube fell back to greedy play.
+    (["--match", "65"], "--match must be 0 (money) or a number of points up to 64, not 65"),
+    (["--from", XGID_START.replace(":0:0:10", ":0:100:10")], "a match is played to at most 64 points, not 100"),
+    # A --save that cannot be written was found only on leaving, as a traceback, the record lost.
+    (["--save", "/nonexistent-folder/game.json"], "the folder /nonexistent-folder does not exist"),
+])
+def test_play_refuses_what_it_cannot_honour_before_the_game(args, words):
+    r = play_cli(*args)
+    assert r.returncode == 2 and r.stderr.startswith("tavla: error: ")
+    assert words in r.stderr and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert "Your" not in r.stdout, "refused before the game starts"
+
+
+def test_play_a_record_that_cannot_be_saved_is_one_line_not_a_traceback(tmp_path):
+    import io
+
+    from tavla.play import play
+
+    def leave(_prompt):
+        raise EOFError
+
+    gone = tmp_path / "gone" / "game.json"  # the folder is missing when the game ends
+    with pytest.raises(ValueError, match="cannot save the record to .*game.json: No such file or directory"):
+        play("backgammon", 0, 1, True, False, {}, out=io.StringIO(), read=leave, save=str(gone))
+    r = play_cli("--save", str(tmp_path), "--seed", "1")
+    assert r.returncode == 2 and "that is a folder" in r.stderr and "Traceback" not in r.stderr

@@ -213,3 +213,17 @@ def test_cli_rollout_bad_input_is_one_line_and_exit_2(capsys):
     for argv in (["--trials", "0"], ["--truncate", "0"], ["--dice", "6", "5"], ["--plays"], ["--ply", "5"]):
         code, out, err = run(capsys, "rollout", "start", *argv)
         assert code == 2 and err.count("\n") == 1, (argv, err)
+
+
+@pytest.mark.parametrize("argv,words", [
+    # The engine's bound (ply 0 to 4) and the core's 64-bit one (trials 0 to 18446744073709551615) were named
+    # before, neither of them the rollout's.
+    (["--ply", "5"], "--ply (the rollout players' checker ply) must be 0 to 2, not 5"),
+    (["--ply", "-1"], "--ply (the rollout players' checker ply) must be 0 to 2, not -1"),
+    (["--cube-ply", "-1"], "--cube-ply must be 0 to 2, not -1"),
+    (["--trials", "-1"], "--trials must be 1 to 1000000, not -1"),
+    (["--trials", "99999999999999999999"], "--trials must be 1 to 1000000, not 99999999999999999999"),
+])
+def test_cli_rollout_names_its_own_ranges(capsys, argv, words):
+    code, out, err = run(capsys, "rollout", "start", *argv)
+    assert code == 2 and err == f"tavla: error: {words}\n"

@@ -386,6 +386,11 @@ def test_settings_from_environment_and_flags():
     ({"TAVLA_DEFAULT_PLY": "3"}, "default ply 3 must lie in 0..max ply 2"),
     ({"TAVLA_WORKERS": "0"}, "workers must be at least 1"),
     ({"TAVLA_TIME_LIMIT": "0"}, "time limit must be positive"),
+    # NaN passes a "<= 0" test, and an infinite limit crashed the server at start (math.ceil(inf)).
+    ({"TAVLA_TIME_LIMIT": "nan"}, "time limit must be positive and finite, not nan"),
+    ({"TAVLA_TIME_LIMIT": "inf"}, "time limit must be positive and finite, not inf"),
+    ({"TAVLA_JOB_TIME_LIMIT": "nan"}, "job time limit must be positive and finite, not nan"),
+    ({"TAVLA_JOB_TIME_LIMIT": "inf"}, "job time limit must be positive and finite, not inf"),
 ])
 def test_bad_settings_are_refused(env, words):
     with pytest.raises(ValueError, match=words.replace("(", r"\(").replace(")", r"\)")):

@@ -53,3 +53,14 @@ def test_serve_refuses_bad_settings_with_a_message():
     assert result.returncode == 2
     assert "default ply 5 must lie in 0..max ply 2" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("flag,value", [("--time-limit", "inf"), ("--time-limit", "nan"), ("--job-time-limit", "nan")])
+def test_serve_refuses_a_time_limit_that_is_not_a_finite_number(flag, value):
+    # Before: --time-limit inf ended in an OverflowError traceback, nan in "cannot convert float NaN to
+    # integer", and --job-time-limit nan started a service whose jobs never ran.
+    result = subprocess.run([sys.executable, "-m", "tavla", "serve", "--port", str(free_port()), flag, value],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2
+    assert f"time limit must be positive and finite, not {value}" in result.stderr
+    assert "Traceback" not in result.stderr

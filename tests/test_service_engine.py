@@ -97,6 +97,14 @@ def test_engine_routes_refuse_impossible_positions(client, openapi):
     assert "a player has only 15" in body["error"]
 
 
+
+@pytest.mark.parametrize("route", ["/v1/hint", "/v1/engine-move"])
+def test_a_huge_rolls_count_is_refused_naming_the_field(client, openapi, route):
+    # Past 64 bits the engine's conversion refused it, under the field name "engine" and with a 64-bit range;
+    # the schema bounds it as /v1/rollouts and /v1/turn do.
+    body = post(client, openapi, route, {"position": {"variant": "backgammon"}, "dice": [3, 1], "rolls": 2**70}, 422)
+    assert body["error"] == "rolls: Input should be less than or equal to 100000"
+
 def test_time_limit_answers_504_and_the_service_keeps_serving():
     # A 2-ply hint takes well over a millisecond; the limit must answer rather than wait.
     with running(create_app(Settings(workers=1, queue=4, max_ply=2, time_limit=0.001))) as url:

@@ -417,9 +417,13 @@ def read_match_file(path: Union[str, Path]) -> dict[str, Any]:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise ValueError(f"{path}: {size} bytes is over the {MAX_FILE_BYTES >> 20} MiB limit of a match file")
-        data = path.read_bytes()
+        # A device or a pipe reports no size (/dev/zero, `<(cat match.mat)`): read one byte past the limit, no more.
+        with path.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
         raise ValueError(f"{path}: {e.strerror or e}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ValueError(f"{path}: over the {MAX_FILE_BYTES >> 20} MiB limit of a match file")
     try:
         return read_match_data(path.name, data)
     except ValueError as e:

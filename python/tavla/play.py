@@ -572,7 +572,10 @@ def play(variant: str, length: int, seed: Optional[int], cube: bool, beaver: boo
         return Session(table, out, read, EnginePlayer(game.variant, dict(game.rules))).run()
     finally:
         if save:
-            write_atomic(save, table.to_json())  # whole or not at all: an older record is never half overwritten
+            try:
+                write_atomic(save, table.to_json())  # whole or not at all: an older record is never half overwritten
+            except OSError as e:  # a folder gone or not writable: one line (tavla: error: ...), not a traceback
+                raise ValueError(f"cannot save the record to {save}: {e.strerror or e}") from None
             print(f"Record saved to {save}.", file=out)
 
 

@@ -25,7 +25,7 @@ pub mod players;
 pub mod result;
 pub mod snapshot;
 
-use crate::cube::state::MAX_CUBE;
+use crate::cube::state::{MAX_CUBE, MAX_MATCH_LENGTH};
 use crate::dice::Dice;
 use crate::error::{Error, Result};
 use crate::movegen::{check_die, Move, Play};
@@ -205,6 +205,7 @@ impl Game {
     }
 
     fn check_settings(cube: &CubeRules, stakes: &Stakes) -> Result<()> {
+        check_match_length(stakes.match_length)?;
         if !stakes.is_money() {
             if cube.beaver || cube.jacoby {
                 return Err(Error::new("beaver and Jacoby belong to money play, not to a match"));
@@ -544,6 +545,16 @@ impl Table for Game {
     fn play_at(&mut self, index: usize) -> Result<Progress> {
         self.play_index(index)
     }
+}
+
+/// A match is at most [`MAX_MATCH_LENGTH`] points: the match equity tables
+/// (and so every cube decision and match winning chance) stop there, and a
+/// longer match would leave the engine unable to advise it.
+pub(crate) fn check_match_length(length: u32) -> Result<()> {
+    if length > MAX_MATCH_LENGTH {
+        return Err(Error::new(format!("a match is played to at most {MAX_MATCH_LENGTH} points, not {length}")));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

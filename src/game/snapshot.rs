@@ -130,6 +130,7 @@ impl Snapshot {
         if self.cube.owner.is_some_and(|o| o > 1) {
             return Err(Error::new("the cube owner must be player 0, player 1 or nobody"));
         }
+        super::check_match_length(self.stakes.match_length)?;
         if self.stakes.match_length > 0 {
             for (p, s) in self.stakes.score.iter().enumerate() {
                 if *s >= self.stakes.match_length {

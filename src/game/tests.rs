@@ -577,3 +577,13 @@ fn a_reserve_counts_as_on_the_bar_for_a_games_result() {
         assert_eq!(r.kind_name(rules.variant), "backgammon");
     }
 }
+
+#[test]
+fn a_match_longer_than_the_match_equity_tables_is_refused() {
+    let cube = CubeRules::default();
+    let stakes = |n| Stakes { match_length: n, ..Stakes::money() };
+    assert!(Game::new(Rules::backgammon(), cube, stakes(MAX_MATCH_LENGTH), 0).is_ok());
+    let err = Game::new(Rules::backgammon(), cube, stakes(MAX_MATCH_LENGTH + 1), 0).unwrap_err().to_string();
+    assert_eq!(err, "a match is played to at most 64 points, not 65");
+    assert!(Match::new(Rules::nardy(), 100, true, cube, 0).is_err());
+}

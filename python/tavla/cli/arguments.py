@@ -17,13 +17,13 @@ import tavla
 from ..cube_view import text_carries_cube
 
 
-def parse_counts(text: str, who: str) -> list[int]:
-    """25 comma- or space-separated counts: points 1..24, then the bar."""
+def parse_counts(text: str, who: str, count: int = 25) -> list[int]:
+    """``count`` comma- or space-separated counts (25: points 1..24, then the bar)."""
     parts = text.replace(",", " ").split()
     try:
         return [int(p) for p in parts]
     except ValueError:
-        raise ValueError(f"{who} must be 25 whole numbers separated by commas or spaces: {text!r}") from None
+        raise ValueError(f"{who} must be {count} whole numbers separated by commas or spaces: {text!r}") from None
 
 
 def rule_option(text: str) -> tuple[str, object]:

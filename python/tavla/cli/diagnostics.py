@@ -48,7 +48,7 @@ def add_bearoff_arguments(p: argparse.ArgumentParser) -> None:
 def run_bearoff(args: argparse.Namespace) -> int:
     from .._core import _bearoff_info
 
-    home = parse_counts(args.home, "--home")
+    home = parse_counts(args.home, "--home", 6)
     if any(not 0 <= n <= 15 for n in home):
         raise ValueError(f"--home counts are 0 to 15 checkers, not {args.home!r}")
     seconds, dist, mean = _bearoff_info(args.variant, home, **dict(args.rule or []))

@@ -5,16 +5,23 @@ through ``tavla.duel``)."""
 from __future__ import annotations
 
 import argparse
+import os
+import warnings
 
 import tavla
 
-from .arguments import add_rule_option
+from .arguments import add_rule_option, variant_agrees
+
+# The longest match (the match equity tables' extent): the core refuses longer ones (a position text of one
+# too); --match is checked here so that the message names the option.
+MAX_MATCH = int(tavla.LIMITS["match_length"])
 
 
 def add_play_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", default="backgammon", choices=tavla.VARIANTS + tavla.RESERVE_VARIANTS,
-                   help="the game")
-    p.add_argument("--match", type=int, default=0, metavar="N", help="play a match to N points (default: one money game)")
+    p.add_argument("--variant", choices=tavla.VARIANTS + tavla.RESERVE_VARIANTS,
+                   help="the game (default backgammon)")
+    p.add_argument("--match", type=int, default=0, metavar="N",
+                   help=f"play a match to N points, at most {MAX_MATCH} (default: one money game)")
     p.add_argument("--seed", type=int, help="seed the dice (for a repeatable game)")
     p.add_argument("--no-cube", action="store_true", help="play without the doubling cube")
     p.add_argument("--beaver", action="store_true", help="allow beavers (money play)")
@@ -30,8 +37,8 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
 def run_play(args: argparse.Namespace) -> int:
     from ..play import play
 
-    if args.match < 0:
-        raise ValueError(f"--match must be 0 (money) or a number of points, not {args.match}")
+    if not 0 <= args.match <= MAX_MATCH:
+        raise ValueError(f"--match must be 0 (money) or a number of points up to {MAX_MATCH}, not {args.match}")
     if args.max_cube < 1 or args.max_cube & (args.max_cube - 1):
         raise ValueError(f"--max-cube must be a power of two (1, 2, 4, ...), not {args.max_cube}")
     if args.match and (args.beaver or args.jacoby):
@@ -42,8 +49,19 @@ def run_play(args: argparse.Namespace) -> int:
                                           ("--rule", args.rule)) if given]
         if clash:
             raise ValueError(f"--from takes the match, cube and rules from the position text; leave out {', '.join(clash)}")
-    return play(args.variant, args.match, args.seed, not args.no_cube, args.beaver, dict(args.rule or []),
-                save=args.save, jacoby=args.jacoby, max_cube=args.max_cube, start=args.start)
+        with warnings.catch_warnings():  # the older JSON form: Game.from_position refuses it below, naming why
+            warnings.simplefilter("ignore", tavla.formats.DeprecatedPositionForm)
+            info = tavla.formats.parse(args.start)
+        variant_agrees(args, info["position"])  # the text names its variant: a --variant must agree (it was ignored)
+    if args.save is not None:
+        folder = os.path.dirname(os.path.abspath(args.save))
+        # Found now, not when the game is over and its record would be lost.
+        if not os.path.isdir(folder):
+            raise ValueError(f"--save {args.save}: the folder {folder} does not exist")
+        if os.path.isdir(args.save):
+            raise ValueError(f"--save {args.save}: that is a folder; name the file to write")
+    return play(args.variant or "backgammon", args.match, args.seed, not args.no_cube, args.beaver,
+                dict(args.rule or []), save=args.save, jacoby=args.jacoby, max_cube=args.max_cube, start=args.start)
 
 
 def add_duel_arguments(p: argparse.ArgumentParser) -> None:

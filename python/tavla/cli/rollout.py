@@ -66,6 +66,14 @@ def run_rollout(args: argparse.Namespace) -> int:
     cube = cube_from_args(args, info, carried) if cubeful else None
     if args.threads < 0:
         raise ValueError(f"--threads must be 0 (all cores) or more, not {args.threads}")
+    # Checked here, before the engine (whose --ply reaches 4) and the core's integer conversion (which
+    # would name the range of a 64-bit count), so that the message gives the rollout's own ranges.
+    if not 0 <= args.ply <= 2:
+        raise ValueError(f"--ply (the rollout players' checker ply) must be 0 to 2, not {args.ply}")
+    if not 0 <= args.cube_ply <= 2:
+        raise ValueError(f"--cube-ply must be 0 to 2, not {args.cube_ply}")
+    if not 1 <= args.trials <= tavla.MAX_ROLLOUT_TRIALS:
+        raise ValueError(f"--trials must be 1 to {tavla.MAX_ROLLOUT_TRIALS}, not {args.trials}")
     if args.plays and args.top < 1:
         raise ValueError(f"--top must be at least 1, not {args.top}")
     if args.dice is not None and not args.plays:

@@ -6,6 +6,7 @@ process manager can configure the service without flags.
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping
@@ -49,8 +50,8 @@ class Settings:
             raise ValueError(f"workers must be at least 1, not {self.workers}")
         if self.queue < 0:
             raise ValueError(f"queue must be 0 or more, not {self.queue}")
-        if self.time_limit <= 0:
-            raise ValueError(f"time limit must be positive, not {self.time_limit}")
+        if not (math.isfinite(self.time_limit) and self.time_limit > 0):  # NaN compares False both ways
+            raise ValueError(f"time limit must be positive and finite, not {self.time_limit}")
         if self.max_body < 256:
             raise ValueError(f"max body must be at least 256 bytes, not {self.max_body}")
         if self.max_game_body < 256:
@@ -61,8 +62,8 @@ class Settings:
             raise ValueError(f"job workers must be at least 1, not {self.job_workers}")
         if self.max_jobs < 1:
             raise ValueError(f"max jobs must be at least 1, not {self.max_jobs}")
-        if self.job_time_limit <= 0:
-            raise ValueError(f"job time limit must be positive, not {self.job_time_limit}")
+        if not (math.isfinite(self.job_time_limit) and self.job_time_limit > 0):
+            raise ValueError(f"job time limit must be positive and finite, not {self.job_time_limit}")
         if not 1 <= self.keep_alive <= 3600:
             raise ValueError(f"keep alive must be 1 to 3600 seconds, not {self.keep_alive}")
         if not 1 <= self.request_timeout <= 3600:

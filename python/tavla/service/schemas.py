@@ -165,13 +165,13 @@ class HintRequest(DiceRequest):
     ply: Optional[int] = Field(None, ge=0, description="search depth; the service's default when left out")
     top: int = Field(5, ge=1, description="how many candidates to answer")
     cube: Optional[CubeIn] = Field(None, description=CUBE_FIELD)
-    rolls: Optional[int] = Field(None, ge=0, description=ROLLS_FIELD)
+    rolls: Optional[int] = Field(None, ge=0, le=100000, description=ROLLS_FIELD)
 
 
 class EngineMoveRequest(DiceRequest):
     ply: Optional[int] = Field(None, ge=0)
     cube: Optional[CubeIn] = Field(None, description=CUBE_FIELD)
-    rolls: Optional[int] = Field(None, ge=0, description=ROLLS_FIELD)
+    rolls: Optional[int] = Field(None, ge=0, le=100000, description=ROLLS_FIELD)
 
 
 # [die, count]; a tuple is not strict about being given as a JSON array (strict mode wants a Python
