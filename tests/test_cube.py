@@ -47,12 +47,21 @@ def engine0() -> tavla.Engine:
         (dict(score=(1, 2, 3)), "score"),
         (dict(score=(-1, 2), match_length=5), "score"),
         (dict(jacoby="yes"), "jacoby"),
+        (dict(jacoby=1), "jacoby must be True or False, not 1"),
         (dict(score=(1, 0)), "money"),
     ],
 )
 def test_impossible_cube_states_are_refused(kwargs, words):
     with pytest.raises(ValueError, match=words):
         tavla.CubeState(**kwargs)
+
+
+def test_numpy_flags_are_flags():
+    # numpy integers pass for whole numbers; numpy's bools were refused as flags ("not np.True_").
+    np = pytest.importorskip("numpy")
+    c = tavla.CubeState(match_length=np.int64(7), score=(np.int64(6), 4), crawford=np.True_)
+    assert c.crawford is True and c == tavla.CubeState(match_length=7, score=(6, 4), crawford=True)
+    assert tavla.CubeState(jacoby=np.False_, beaver=np.bool_(True)).beaver is True
 
 
 def test_cube_state_contract():

@@ -153,6 +153,21 @@ def test_hint_takes_dice_and_cube_from_an_xgid(capsys):
     assert not run_json(capsys, "hint", formats.position_id(START), "--dice", "3", "1")["cubeful"]
 
 
+def test_hint_columns_fit_the_longest_move(capsys):
+    # A gul bara double plays its whole cascade: the move texts are far wider than backgammon's.
+    code, out, _ = run(capsys, "hint", "--variant", "gulbara", "--dice", "3", "3", "--ply", "0")
+    assert code == 0
+    head, *rows = out.splitlines()[1:]
+    equity_end = head.index("equity") + len("equity")
+    for row in rows:
+        move, equity, _diff, _ply = row[5:].rsplit(None, 3)
+        assert len(move) > 24 and len(row) == len(head), row  # long moves, every row as wide as the head
+        assert row[:equity_end].endswith(equity), row  # the equity sits under its heading
+    # Short moves keep the usual width.
+    code, out, _ = run(capsys, "hint", "--dice", "3", "1", "--ply", "0")
+    assert out.splitlines()[1] == f"{'':>4} {'move':<24} {'equity':>8} {'diff':>8} {'ply':>4}"
+
+
 # ----- tavla eval -----
 
 def test_eval_cubeless_and_cubeful(capsys, engine):

@@ -5,6 +5,7 @@ skip without gnubg-nn."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -192,6 +193,20 @@ def test_duel_heuristic_beats_random_and_is_reproducible():
     assert r.games == 20 and r.mean > 0.5 and r.ci95 > 0
     again = tavla.duel("backgammon", "heuristic:0", "random", games=20, seed=1)
     assert again.points == r.points
+
+
+def test_duel_summary_without_an_interval_says_so_rather_than_nan(capsys):
+    from tavla.duel import DuelResult
+
+    one_pair = DuelResult("backgammon", ("random", "random"), [1, -2], (0.0, 0.0))
+    assert math.isnan(one_pair.ci95)
+    text = one_pair.summary()
+    assert "nan" not in text and "-0.500 points/game for random (no interval: too few pairs)" in text
+    two_pairs = DuelResult("backgammon", ("random", "random"), [1, -2, 2, 1], (0.0, 0.0))
+    assert f"+0.500 ± {two_pairs.ci95:.3f} points/game" in two_pairs.summary()
+    assert main(["duel", "random", "random", "--games", "2", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "nan" not in out and "too few pairs" in out
 
 
 def test_duel_cascade_width_reaches_both_players():

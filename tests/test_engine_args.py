@@ -20,6 +20,8 @@ START = tavla.Position.start("backgammon")
         (lambda: tavla.Engine(ply=0).best_move(START, 3, -(10**30)), "d2"),
         (lambda: tavla.Engine(ply=0).match_equity(10**30, 3), "away"),
         (lambda: tavla.Engine(ply=0, cascade_width="wide"), "cascade_width"),
+        (lambda: tavla.Engine(ply=0, cascade_width=0), "cascade_width must be a whole number >= 1, not 0"),
+        (lambda: tavla.Engine(ply=0, cascade_width=-1), "cascade_width must be a whole number >= 1"),
     ],
 )
 def test_bad_numbers_are_value_errors_naming_the_argument(call, words):

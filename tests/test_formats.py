@@ -97,6 +97,9 @@ def test_json_every_variant_and_options():
         ("4HPwATDgc/AB!A", "Base64"),
         ("4HPwATDgc/ABMA:cAgAAAAAA", "12 characters"),
         ("board:a:b:5", "53 fields"),
+        # Nine colons, as an XGID has: read as an XGID once ("an XGID board has 26 characters").
+        ("board:You:Opp:3:0:0:0:-2:0:0", "a FIBS board has 53 fields"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:65:10", "at most 64 points, not 65"),
         ('{"variant": "nardy"}', "checkers"),
         ("hello", "cannot tell"),
     ],

@@ -47,6 +47,15 @@ def test_json_for_the_long_variants(capsys, variant):
         assert plays(capsys, "--variant", variant, formats.to_json(pos), "--dice", "4", "4") == expected(pos, 4, 4)
 
 
+@pytest.mark.parametrize("variant", tavla.RESERVE_VARIANTS)
+def test_the_reserve_variants_are_accepted_as_the_engine_commands_accept_them(capsys, variant):
+    start = tavla.Position.start(variant)
+    assert plays(capsys, "start", "--variant", variant, "--dice", "3", "1") == expected(start, 3, 1)
+    assert plays(capsys, "--variant", variant, "--dice", "6", "5") == expected(start, 6, 5)
+    for pos in tavla.sampling.random_positions(variant, 4, seed=5):
+        assert plays(capsys, "--variant", variant, formats.to_json(pos), "--dice", "2", "1") == expected(pos, 2, 1)
+
+
 def test_the_dice_may_come_from_the_text(capsys):
     xgid = START_XGID.replace(":1:00:", ":1:52:")
     assert plays(capsys, xgid) == expected(tavla.Position.start(), 5, 2)

@@ -62,7 +62,9 @@ def test_version(client, openapi):
     check_against_schema(openapi, "get", "/v1/version", r)
     body = r.json()
     assert body["tavla"] == tavla.__version__
-    assert body["variants"] == ["backgammon", "nardy", "gulbara"]
+    assert body["variants"] == ["backgammon", "nardy", "gulbara", "dutch", "acey_deucey"]
+    described = openapi["components"]["schemas"]["VersionOut"]["properties"]["variants"]["description"]
+    assert "variants this service plays" in described
     assert body["formats"]["plain"] is True
     assert (body["default_ply"], body["max_ply"]) == (1, 2)
 

@@ -221,13 +221,15 @@ def decision_lines(d: "tavla.CubeDecision", who: str = "the player on roll") -> 
 
 def candidate_lines(candidates: Sequence[Any]) -> list[str]:
     match = any(c.mwc is not None for c in candidates)
-    head = f"{'':>4} {'move':<24} {'equity':>8} {'diff':>8}"
+    # The move column fits the longest move (a gul bara double names every double of its cascade).
+    width = max([24] + [len(str(c.move)) for c in candidates])
+    head = f"{'':>4} {'move':<{width}} {'equity':>8} {'diff':>8}"
     if match:
         head += f" {'MWC':>7}"
     lines = [head + f" {'ply':>4}"]
     best = candidates[0].equity if candidates else 0.0
     for k, c in enumerate(candidates, 1):
-        text = f"{k:>3}. {str(c.move):<24} {c.equity:+8.3f} {c.equity - best:+8.3f}"
+        text = f"{k:>3}. {str(c.move):<{width}} {c.equity:+8.3f} {c.equity - best:+8.3f}"
         if match:
             text += f" {c.mwc * 100:6.1f}%" if c.mwc is not None else f" {'':>7}"
         lines.append(text + f" {c.ply:>4}")

@@ -134,7 +134,8 @@ class DuelResult:
 
     @property
     def ci95(self) -> float:
-        """Half-width of the 95% confidence interval of ``mean``, from the pair totals."""
+        """Half-width of the 95% confidence interval of ``mean``, from the pair totals (nan with
+        fewer than two pairs, which give no spread)."""
         pairs = [self.points[k] + self.points[k + 1] for k in range(0, len(self.points) - 1, 2)]
         if len(pairs) < 2:
             return math.nan
@@ -147,9 +148,12 @@ class DuelResult:
 
     def summary(self) -> str:
         a, b = self.players
+        ci = self.ci95
+        # Fewer than two pairs have no spread to measure: say so rather than print "± nan".
+        ppg = (f"{self.mean:+.3f} points/game for {a} (no interval: too few pairs)" if math.isnan(ci)
+               else f"{self.mean:+.3f} ± {ci:.3f} points/game for {a}")
         return (
-            f"{self.variant}: {a} vs {b}, {self.games} games (duplicate dice): "
-            f"{self.mean:+.3f} ± {self.ci95:.3f} points/game for {a}; "
+            f"{self.variant}: {a} vs {b}, {self.games} games (duplicate dice): {ppg}; "
             f"wins {self.rate(lambda p: p > 0):.1%}, gammons won {self.rate(lambda p: p >= 2):.1%}, "
             f"gammons lost {self.rate(lambda p: p <= -2):.1%}, backgammons {self.rate(lambda p: abs(p) == 3):.1%}; "
             f"time/move {self.seconds_per_move[0] * 1e3:.2f} ms vs {self.seconds_per_move[1] * 1e3:.2f} ms"

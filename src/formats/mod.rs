@@ -46,10 +46,12 @@ pub fn parse_any(text: &str) -> Result<Snapshot> {
     let t = text.trim();
     if t.starts_with('{') {
         json::snapshot_from_json(t)
+    } else if t.starts_with("board:") {
+        // Before the XGID's count of colons: a FIBS board cut short to ten
+        // fields is still a FIBS board, and its message should say so.
+        fibs::parse(t).map(|b| b.snapshot)
     } else if t.starts_with("XGID=") || t.matches(':').count() == 9 {
         xgid::parse(t)
-    } else if t.starts_with("board:") {
-        fibs::parse(t).map(|b| b.snapshot)
     } else if t.len() >= 14 {
         gnubg::parse_gnubg_id(t)
     } else {

@@ -28,13 +28,6 @@ fn count(obj: &Bound<'_, PyAny>, what: &str, max: u64) -> PyResult<u32> {
     Ok(n)
 }
 
-fn flag(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<bool> {
-    if !obj.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(PyValueError::new_err(format!("{what} must be True or False, not {}", obj.repr()?)));
-    }
-    obj.extract()
-}
-
 /// The cube and the stakes, from the side of the player on roll.
 #[pyclass(name = "CubeState", module = "tavla", frozen, eq, hash)]
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -93,7 +86,8 @@ impl PyCubeState {
                 [count(&items[0], "score[0] (player on roll)", 64)?, count(&items[1], "score[1] (opponent)", 64)?]
             }
         };
-        let flag_or = |o: Option<&Bound<'_, PyAny>>, what: &str| o.map(|v| flag(v, what)).transpose().map(|v| v.unwrap_or(false));
+        let flag_or =
+            |o: Option<&Bound<'_, PyAny>>, what: &str| o.map(|v| super::flag_arg(v, what)).transpose().map(|v| v.unwrap_or(false));
         let inner = CubeState::new(
             value,
             owner,

@@ -379,6 +379,10 @@ impl PyEngine {
                 )));
             }
         }
+        if config.cascade_width == 0 {
+            // The search would widen it to 1 without a word: as refused as -1 is.
+            return Err(PyValueError::new_err("engine option cascade_width must be a whole number >= 1, not 0"));
+        }
         let rules = rules_from_kwargs(variant, Some(&py_rules)).map_err(|e| {
             // The rule error's own message, without its type name in front.
             PyValueError::new_err(format!("{} (engine options are {})", e.value(py), ENGINE_OPTIONS.join(", ")))

@@ -128,6 +128,12 @@ pub fn repr_of(obj: &Bound<'_, PyAny>) -> String {
     obj.repr().map(|r| r.to_string()).unwrap_or_default()
 }
 
+/// A True/False argument (a numpy bool too, as numpy integers pass for whole
+/// numbers), or a ValueError naming it: 1, "yes" and None are not flags.
+pub fn flag_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<bool> {
+    obj.extract::<bool>().map_err(|_| PyValueError::new_err(format!("{what} must be True or False, not {}", repr_of(obj))))
+}
+
 /// An integer argument: anything but a whole number in `T`'s range (a bool, a float, a string, a
 /// negative number for an unsigned one, one too large) is a ValueError naming the argument, where
 /// PyO3 alone would raise OverflowError or TypeError without saying which argument.

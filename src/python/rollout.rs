@@ -150,9 +150,7 @@ fn bool_arg(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<bool> {
     match obj {
         None => Ok(false),
         Some(o) if o.is_none() => Ok(false),
-        Some(o) => {
-            o.extract::<bool>().map_err(|_| PyValueError::new_err(format!("{what} must be True or False, not {}", super::repr_of(o))))
-        }
+        Some(o) => super::flag_arg(o, what),
     }
 }
 

@@ -56,7 +56,7 @@ def add_position_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("position", nargs="?",
                    help="an XGID, a GNU Backgammon ID (PositionID[:MatchID]), a FIBS board, JSON, or 'start' "
                         "(the default: the start position of --variant, or --mine and --theirs)")
-    p.add_argument("--variant", choices=tavla.VARIANTS,
+    p.add_argument("--variant", choices=tavla.VARIANTS + tavla.RESERVE_VARIANTS,
                    help="the variant (default backgammon; a position text names its own, and must agree)")
     p.add_argument("--mine", help="the player on roll: 25 counts (points 1..24, bar), its own numbering")
     p.add_argument("--theirs", help="the opponent: 25 counts in its own numbering")

@@ -328,7 +328,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         return VersionOut(
             tavla=tavla.__version__,
             api=API_VERSION,
-            variants=list(tavla.VARIANTS),
+            variants=list(tavla.VARIANTS + tavla.RESERVE_VARIANTS),
             formats=positions.available_formats(),
             default_ply=settings.default_ply,
             max_ply=settings.max_ply,

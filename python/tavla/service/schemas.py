@@ -576,7 +576,8 @@ class HealthOut(BaseModel):
 class VersionOut(BaseModel):
     tavla: str
     api: str
-    variants: List[str]
+    variants: List[str] = Field(description="the variants this service plays (a position's \"variant\"), "
+                                            "the reserve games dutch and acey_deucey included")
     formats: Dict[str, bool] = Field(description="which position text formats this build reads")
     default_ply: int
     max_ply: int
