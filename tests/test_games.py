@@ -224,3 +224,14 @@ def test_nardy_single_dice_opening_plays_the_roll_off_dice():
         tavla.Game("nardy", opening_roll="twice")
     with pytest.raises(ValueError, match="opening_roll"):
         tavla.Game("gulbara", opening_roll="single_dice")
+
+
+def test_a_crawford_game_at_a_score_without_one_match_point_is_refused():
+    # tavla.Game and Game.from_position took a Crawford game at 3-3 of 5 that the cube state refused, so the
+    # engine could judge none of its plays or cubes.
+    words = "the Crawford game needs exactly one player one point from winning the 5-point match, not the score 3-3"
+    with pytest.raises(ValueError, match=words):
+        tavla.Game(match_length=5, score=(3, 3), crawford=True)
+    with pytest.raises(ValueError, match=words):
+        tavla.Game.from_position("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:3:3:1:5:10")
+    assert tavla.Game(match_length=5, score=(4, 3), crawford=True).is_crawford

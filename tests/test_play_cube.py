@@ -217,3 +217,56 @@ def test_play_refuses_from_with_clashing_options():
     assert r.returncode == 2 and "XGID" in r.stderr and "Traceback" not in r.stderr
     r = subprocess.run([sys.executable, "-m", "tavla", "play", "--max-cube", "3"], capture_output=True, text=True)
     assert r.returncode == 2 and "power of two" in r.stderr
+
+
+# ----- what the person is told about the cube -----
+
+def session_text(start: str, lines: list) -> tuple:
+    """The text of a session from ``start`` answering with ``lines``, and the prompts it asked."""
+    out, prompts = io.StringIO(), []
+    answers = iter(lines)
+
+    def read(prompt):
+        prompts.append(prompt)
+        return next(answers)
+
+    Session(Table(BG, 0, 1, True, False, {}, start=start), out, read, EnginePlayer(BG, {})).run()
+    return out.getvalue(), prompts
+
+
+def test_a_take_or_beaver_in_money_play_names_the_cube_it_makes():
+    # A money game is the live Game (a match's is a copy): the cube had already turned when the
+    # message read it, so a take of a 2-cube said "the cube at 4" and a beaver "16".
+    text, prompts = session_text(formats.to_xgid(LEAD, turn=1), ["take", "quit"])
+    assert "You take; you own the cube at 2." in text
+    assert prompts[0] == "Engine doubles to 2: take or pass? "
+    text, prompts = session_text(formats.to_xgid(LEAD, turn=1, beaver=True), ["b?", "beaver", "quit"])
+    # The prompt and the reminder name the beaver where it may be made.
+    assert prompts[0] == "Engine doubles to 2 (beavers allowed): take or pass? "
+    assert "Type take, pass or beaver." in text
+    assert "You beaver: the cube is at 4 and stays yours." in text
+    text, _ = session_text(formats.to_xgid(BEHIND, turn=0, beaver=True), ["d", "quit"])
+    assert "Engine beavers: the cube is at 4 and stays with engine." in text
+
+
+def test_a_jacoby_gammon_is_said_to_count_single():
+    race_home = position({1: 1}, {7: 5, 8: 5, 9: 5})  # bearing off the last checker wins a gammon
+    text, _ = session_text(formats.to_xgid(race_home, turn=0, jacoby=True), ["r"])
+    assert "You win a gammon (counted single: the Jacoby rule, the cube was not turned): 1 point(s)." in text
+    text, _ = session_text(formats.to_xgid(race_home, turn=0), ["r"])
+    assert "You win a gammon: 2 point(s)." in text
+
+
+def test_play_refuses_a_crawford_game_at_a_score_without_match_point():
+    # 3-3 to 5: nobody is one point from winning, so there is no Crawford game. The game took it and the
+    # engine, refused the cube state, fell back on greedy play while its hints failed.
+    text = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:3:3:1:5:10"  # to_xgid itself refuses this score now
+    with pytest.raises(ValueError, match="Crawford"):
+        Table(BG, 0, 1, True, False, {}, start=text)
+    import subprocess
+
+    r = subprocess.run([sys.executable, "-m", "tavla", "play", "--from", text], capture_output=True, text=True)
+    assert r.returncode == 2 and "Crawford" in r.stderr and "Traceback" not in r.stderr
+    # At 3-4 the Crawford game is real and plays.
+    Table(BG, 0, 1, True, False, {}, start=formats.to_xgid(tavla.Position.start(BG), turn=0, match_length=5,
+                                                              score=(3, 4), crawford=True))

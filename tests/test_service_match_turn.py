@@ -193,7 +193,7 @@ def test_a_match_from_a_position_with_its_stakes(client, openapi):
     ({"match_length": 0, "crawford_game": True}, "new.crawford_game: the Crawford game belongs to match play"),
     ({"match_length": 0, "crawford": True}, "new.crawford: the Crawford rule belongs to match play"),
     ({"match_length": 5, "score": [5, 0]}, "new: player 0's score 5 already reaches the match length 5"),
-    ({"match_length": 5, "score": [1, 1], "crawford_game": True}, "new: only a game with a player one point from"),
+    ({"match_length": 5, "score": [1, 1], "crawford_game": True}, "new: the Crawford game needs exactly one player one point from winning"),
     ({"match_length": 5, "max_cube": 12}, "new: max_cube must be a power of two"),
     ({"match_length": 65}, "new.match_length: Input should be less than or equal to 64"),
     ({"match_length": "5"}, "new.match_length: Input should be a valid integer"),

@@ -223,6 +223,14 @@ class Table:
                                      max_cube=max_cube, **rules)
         # The cube rules do not change during a game or match: read them once from the record.
         self.cube_rules = game_cube_rules(self.game)
+        if start is not None:
+            # The engine judges every play and cube action by this cube state: a text the game takes but
+            # the cube refuses (a Crawford game at a score where nobody is one point from winning) would
+            # leave the engine to fall back on greedy play and its hints to fail, without a word.
+            try:
+                self.cube_for(self.game.turn)
+            except ValueError as e:
+                raise ValueError(f"the position's cube and score cannot be played: {e}") from None
 
     @property
     def game(self) -> "tavla.Game":
@@ -346,37 +354,41 @@ class Session:
         self.say(f"{self.engine_name.capitalize()} rolls {d[0]}-{d[1]}.")
 
     def your_answer(self) -> None:
-        g = self.table.game
+        # The cube's value before the answer: a money game's Game is the live object (a match's is a
+        # copy), so its cube_value has already changed once the take or beaver is made.
+        value = self.table.game.cube_value
+        beaver = self.table.beaver_allowed and not self.table.game.why_no_beaver()
         self.show()
         while True:
-            text = self.ask(f"{self.engine_name.capitalize()} doubles to {g.cube_value * 2}: take or pass? ").lower()
+            text = self.ask(f"{self.engine_name.capitalize()} doubles to {value * 2}"
+                            f"{' (beavers allowed)' if beaver else ''}: take or pass? ").lower()
             try:
                 if text in ("take", "t"):
                     self.table.take()
-                    self.say(f"You take; you own the cube at {g.cube_value * 2}.")
+                    self.say(f"You take; you own the cube at {value * 2}.")
                 elif text in ("pass", "p", "drop"):
                     self.table.drop()
                     self.say("You pass.")
                 elif text in ("beaver", "b"):
                     self.table.beaver()
-                    self.say(f"You beaver: the cube is at {g.cube_value * 4} and stays yours.")
+                    self.say(f"You beaver: the cube is at {value * 4} and stays yours.")
                 elif text == "hint":
                     self.cube_hint(answering=True)
                     continue
                 else:
-                    self.say("Type take or pass.")
+                    self.say("Type take, pass or beaver." if beaver else "Type take or pass.")
                     continue
                 return
             except ValueError as e:
                 self.say(f"Not possible: {e}.")
 
     def engine_answer(self) -> None:
-        g = self.table.game
+        value = self.table.game.cube_value  # before the answer changes it (see your_answer)
         answer = self.player.answer(self.table)
         if answer == "beaver":
             try:
                 self.table.beaver()
-                self.say(f"{self.engine_name.capitalize()} beavers: the cube is at {g.cube_value * 4} "
+                self.say(f"{self.engine_name.capitalize()} beavers: the cube is at {value * 4} "
                          f"and stays with {self.engine_name}.")
                 return
             except ValueError:
@@ -447,7 +459,8 @@ class Session:
     def describe_step(self, g: "tavla.Game") -> str:
         if g.cascade_step:
             die, count = g.cascade_step
-            who = " (the engine's unplayed moves)" if g.is_cascade_handover and g.turn == 0 else ""
+            who = ("" if not g.is_cascade_handover else " (the engine's unplayed moves)" if g.turn == 0
+                   else " (your unplayed moves)")
             return f"cascade: play {count} move(s) of {die}{who}"
         d = g.dice
         return f"dice {d[0]}-{d[1]}" if d is not None else "no roll yet"
@@ -534,7 +547,10 @@ class Session:
             self.say("The game is a draw.")
         else:
             who = "You win" if r["winner"] == 0 else f"{self.engine_name.capitalize()} wins"
-            how = "by a passed double" if r["ending"] == "cube_passed" else f"a {r['kind']}"
+            kind = r["kind"]
+            how = "by a passed double" if r["ending"] == "cube_passed" else f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+            if r["ending"] != "cube_passed" and r["points"] < r["cube"] * r["multiplier"]:
+                how += " (counted single: the Jacoby rule, the cube was not turned)"
             self.say(f"{who} {how}: {r['points']} point(s).")
 
     def run(self) -> int:

@@ -146,13 +146,7 @@ impl CubeState {
             }
         }
         if self.crawford {
-            let at_match_point = self.score.iter().filter(|&&s| s + 1 == self.match_length).count();
-            if at_match_point != 1 {
-                return Err(Error::new(format!(
-                    "the Crawford game needs exactly one player one point from winning the {}-point match, not the score {}-{}",
-                    self.match_length, self.score[0], self.score[1]
-                )));
-            }
+            check_crawford_score(self.match_length, self.score)?;
         }
         Ok(())
     }
@@ -224,6 +218,20 @@ impl CubeState {
             format!("{}-point match at {}-{}{phase}, {cube}", self.match_length, self.score[0], self.score[1])
         }
     }
+}
+
+/// The Crawford game is played at a score where exactly one player is one
+/// point from winning the match (the rule of every game, match and cube
+/// state that says it is the Crawford game).
+pub fn check_crawford_score(match_length: u32, score: [u32; 2]) -> Result<()> {
+    let at_match_point = score.iter().filter(|&&s| s + 1 == match_length).count();
+    if match_length == 0 || at_match_point != 1 {
+        return Err(Error::new(format!(
+            "the Crawford game needs exactly one player one point from winning the {match_length}-point match, not the score {}-{}",
+            score[0], score[1]
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

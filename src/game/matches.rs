@@ -26,10 +26,11 @@ pub struct Match {
 }
 
 fn check_crawford_game(length: u32, crawford_rule: bool, score: [u32; 2], crawford_game: bool) -> Result<()> {
-    if crawford_game && !(crawford_rule && length > 0 && score.contains(&(length - 1))) {
-        return Err(Error::new(
-            "only a game with a player one point from winning can be the Crawford game (and only with the Crawford rule)",
-        ));
+    if crawford_game && !crawford_rule {
+        return Err(Error::new("a match without the Crawford rule has no Crawford game"));
+    }
+    if crawford_game {
+        crate::cube::state::check_crawford_score(length, score)?;
     }
     Ok(())
 }

@@ -218,6 +218,9 @@ impl Game {
                     )));
                 }
             }
+            if stakes.crawford_game {
+                crate::cube::state::check_crawford_score(stakes.match_length, stakes.score)?;
+            }
         } else if stakes.crawford_game || stakes.score != [0, 0] {
             return Err(Error::new("a score and the Crawford game need a match length above 0"));
         }

@@ -140,6 +140,9 @@ impl Snapshot {
                     )));
                 }
             }
+            if self.stakes.crawford_game {
+                crate::cube::state::check_crawford_score(self.stakes.match_length, self.stakes.score)?;
+            }
         } else if self.stakes.score != [0, 0] || self.stakes.crawford_game {
             return Err(Error::new("a score or a Crawford game needs a match length"));
         }

@@ -587,3 +587,16 @@ fn a_match_longer_than_the_match_equity_tables_is_refused() {
     assert_eq!(err, "a match is played to at most 64 points, not 65");
     assert!(Match::new(Rules::nardy(), 100, true, cube, 0).is_err());
 }
+
+#[test]
+fn a_crawford_game_needs_exactly_one_player_at_match_point() {
+    let cube = CubeRules::default();
+    let crawford = |score| Stakes { match_length: 5, score, crawford_game: true };
+    assert!(Game::new(Rules::backgammon(), cube, crawford([4, 2]), 0).is_ok());
+    for score in [[3, 3], [4, 4], [0, 0]] {
+        let err = Game::new(Rules::backgammon(), cube, crawford(score), 0).unwrap_err().to_string();
+        assert!(err.contains("the Crawford game needs exactly one player one point from winning"), "{score:?}: {err}");
+    }
+    assert!(Match::with_score(Rules::backgammon(), 5, true, cube, [3, 3], true, 0).is_err());
+    assert!(Match::with_score(Rules::backgammon(), 5, false, cube, [4, 2], true, 0).is_err());
+}
