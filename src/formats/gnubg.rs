@@ -327,7 +327,11 @@ mod tests {
         let mut s = Snapshot::new(Position::start(Rules::backgammon()));
         s.stakes = Stakes { match_length: 1_777_777_777, score: [0, 2], crawford_game: false };
         assert!(match_id(&s).unwrap_err().to_string().contains("up to 32767"));
+        // The field holds up to 32,767 points; a game is at most a 64-point match.
         s.stakes = Stakes { match_length: 32_767, score: [32_766, 2], crawford_game: false };
+        let e = parse_gnubg_id(&gnubg_id(&s).unwrap()).unwrap_err().to_string();
+        assert!(e.contains("a match is played to at most 64 points, not 32767"), "{e}");
+        s.stakes = Stakes { match_length: 64, score: [63, 2], crawford_game: false };
         assert_eq!(parse_gnubg_id(&gnubg_id(&s).unwrap()).unwrap().stakes, s.stakes);
     }
 }
