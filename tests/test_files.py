@@ -137,7 +137,8 @@ def test_play_saves_the_record_whole_or_not_at_all(tmp_path, monkeypatch):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(files.os, "fsync", full_disk)
-    with pytest.raises(OSError):
+    # One line for the command line (tavla: error: ...), not a traceback; the earlier record untouched.
+    with pytest.raises(ValueError, match="cannot save the record to .*: No space left on device"):
         play("nardy", 0, 4, True, False, {}, out=io.StringIO(), read=lambda prompt: "quit", save=str(path))
     monkeypatch.undo()
     assert path.read_text() == record  # the earlier record, whole
