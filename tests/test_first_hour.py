@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import os
+import signal
 import subprocess
 import sys
 
@@ -214,8 +215,16 @@ def test_piping_into_head_is_quiet():
     assert "Traceback" not in head.stderr and "BrokenPipe" not in head.stderr
 
 
+def default_ctrl_c():
+    # As a terminal's shell starts a command: Python installs its KeyboardInterrupt handler only when
+    # SIGINT is at its default, and a child inherits an ignored or blocked SIGINT from the test process.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def spawn_play(*args):
-    return pexpect.spawn(sys.executable, ["-m", "tavla", "play", *args], encoding="utf-8", timeout=30)
+    return pexpect.spawn(sys.executable, ["-m", "tavla", "play", *args], encoding="utf-8", timeout=30,
+                         preexec_fn=default_ctrl_c)
 
 
 PROMPT = [r"roll \(r\) or double \(d\)\? ", r"move(?: \[[^\]]*\])?> ", r"take or pass\? "]
