@@ -55,6 +55,7 @@ pub const ALL: &[(&str, f64)] = &[
     ("bench_seconds", MAX_BENCH_SECONDS),
     ("met_bytes", MAX_MET_BYTES as f64),
     ("match_length", crate::cube::state::MAX_MATCH_LENGTH as f64),
+    ("rollout_ply", crate::rollout::analysis::MAX_CHECKER_PLY as f64),
 ];
 
 /// `value` when it lies in `low..=high`; else an error naming `what` and the

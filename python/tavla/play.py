@@ -223,14 +223,6 @@ class Table:
                                      max_cube=max_cube, **rules)
         # The cube rules do not change during a game or match: read them once from the record.
         self.cube_rules = game_cube_rules(self.game)
-        if start is not None:
-            # The engine judges every play and cube action by this cube state: a text the game takes but
-            # the cube refuses (a Crawford game at a score where nobody is one point from winning) would
-            # leave the engine to fall back on greedy play and its hints to fail, without a word.
-            try:
-                self.cube_for(self.game.turn)
-            except ValueError as e:
-                raise ValueError(f"the position's cube and score cannot be played: {e}") from None
 
     @property
     def game(self) -> "tavla.Game":

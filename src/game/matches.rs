@@ -25,12 +25,11 @@ pub struct Match {
     game: Game,
 }
 
-fn check_crawford_game(length: u32, crawford_rule: bool, score: [u32; 2], crawford_game: bool) -> Result<()> {
+/// A match without the Crawford rule has no Crawford game; the score a
+/// Crawford game needs is the game's own check ([`Game::new`], [`Game::from_snapshot`]).
+fn check_crawford_rule(crawford_rule: bool, crawford_game: bool) -> Result<()> {
     if crawford_game && !crawford_rule {
         return Err(Error::new("a match without the Crawford rule has no Crawford game"));
-    }
-    if crawford_game {
-        crate::cube::state::check_crawford_score(length, score)?;
     }
     Ok(())
 }
@@ -66,7 +65,7 @@ impl Match {
         if length == 0 {
             return Err(Error::new("a match is played to 1 point or more"));
         }
-        check_crawford_game(length, crawford_rule, score, crawford_game)?;
+        check_crawford_rule(crawford_rule, crawford_game)?;
         let mut seeds = Dice::new(seed);
         let stakes = Stakes { match_length: length, score, crawford_game };
         let game = Game::new(rules, cube_rules, stakes, seeds.next_u64())?;
@@ -88,7 +87,7 @@ impl Match {
     pub fn from_snapshot(s: &Snapshot, rolls: u32, starter: Option<usize>, crawford_rule: bool, seed: u64) -> Result<Match> {
         let stakes = s.stakes;
         let crawford_rule = crawford_rule && !stakes.is_money();
-        check_crawford_game(stakes.match_length, crawford_rule, stakes.score, stakes.crawford_game)?;
+        check_crawford_rule(crawford_rule, stakes.crawford_game)?;
         let mut seeds = Dice::new(seed);
         let game = Game::from_snapshot(s, rolls, starter, seeds.next_u64())?;
         let score = if stakes.is_money() { [0, 0] } else { stakes.score };

@@ -68,10 +68,11 @@ def run_rollout(args: argparse.Namespace) -> int:
         raise ValueError(f"--threads must be 0 (all cores) or more, not {args.threads}")
     # Checked here, before the engine (whose --ply reaches 4) and the core's integer conversion (which
     # would name the range of a 64-bit count), so that the message gives the rollout's own ranges.
-    if not 0 <= args.ply <= 2:
-        raise ValueError(f"--ply (the rollout players' checker ply) must be 0 to 2, not {args.ply}")
-    if not 0 <= args.cube_ply <= 2:
-        raise ValueError(f"--cube-ply must be 0 to 2, not {args.cube_ply}")
+    top_ply = int(tavla.LIMITS["rollout_ply"])
+    if not 0 <= args.ply <= top_ply:
+        raise ValueError(f"--ply (the rollout players' checker ply) must be 0 to {top_ply}, not {args.ply}")
+    if not 0 <= args.cube_ply <= top_ply:
+        raise ValueError(f"--cube-ply must be 0 to {top_ply}, not {args.cube_ply}")
     if not 1 <= args.trials <= tavla.MAX_ROLLOUT_TRIALS:
         raise ValueError(f"--trials must be 1 to {tavla.MAX_ROLLOUT_TRIALS}, not {args.trials}")
     if args.plays and args.top < 1:
